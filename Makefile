@@ -1,0 +1,18 @@
+PY ?= .venv/bin/python
+PROTO_SRC := $(wildcard protos/chsr/v1/*.proto)
+
+.PHONY: protos check-protos test up
+
+## Regenerate gRPC stubs from protos/ into chsr/v1/ (the one command).
+protos:
+	$(PY) -m grpc_tools.protoc -I protos --python_out=. --pyi_out=. --grpc_python_out=. $(PROTO_SRC)
+
+## Fail when the checked-in stubs differ from a fresh generation.
+check-protos:
+	bash scripts/check_protos.sh
+
+test:
+	bash scripts/setup_and_test.sh
+
+up:
+	.venv/bin/chsr up

@@ -1,0 +1,102 @@
+"""A small Python client for the gateway (used by the CLI, benchmarks and tests)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import grpc
+
+from chsr.channels import get_channel
+from chsr.config import get_settings
+from chsr.docs import Doc, DocumentError
+from chsr.scope import Scope
+from chsr.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+
+
+class CorpusError(ValueError):
+    pass
+
+
+def default_gateway() -> str:
+    return os.environ.get("CHSR_GATEWAY", "127.0.0.1:50051")
+
+
+def read_corpus(path: Path) -> list[Doc]:
+    """Parse and validate a whole BEIR corpus file; errors name the line and field."""
+    docs: list[Doc] = []
+    errors: list[str] = []
+    seen: dict[str, int] = {}
+    with path.open("rb") as fh:
+        for line_no, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                obj = json.loads(raw.decode("utf-8"))
+                doc = Doc.from_json(obj)
+            except UnicodeDecodeError:
+                errors.append(f"{path}:{line_no}: invalid UTF-8")
+                continue
+            except json.JSONDecodeError as exc:
+                errors.append(f"{path}:{line_no}: invalid JSON ({exc.msg})")
+                continue
+            except DocumentError as exc:
+                errors.append(f"{path}:{line_no}: field '{exc.field}': {exc.message}")
+                continue
+            if doc.id in seen:
+                errors.append(f"{path}:{line_no}: field '_id': duplicate of line {seen[doc.id]} ({doc.id})")
+                continue
+            seen[doc.id] = line_no
+            docs.append(doc)
+    if errors:
+        more = f"\n... and {len(errors) - 20} more" if len(errors) > 20 else ""
+        raise CorpusError("\n".join(errors[:20]) + more)
+    return docs
+
+
+class GatewayClient:
+    def __init__(self, address: str | None = None, token: str | None = None) -> None:
+        self.address = address or default_gateway()
+        self._stub = gateway_pb2_grpc.GatewayServiceStub(get_channel(self.address, get_settings()))
+        token = token if token is not None else os.environ.get("CHSR_INGEST_TOKEN", "")
+        self._auth = (("authorization", f"Bearer {token}"),) if token else ()
+
+    def search(self, query: str, k: int = 10, pipeline: str = "", hints: dict[str, Any] | Scope | None = None,
+               strict: bool = False, no_cache: bool = False, timeout: float = 30.0) -> gateway_pb2.SearchResponse:
+        scope = hints if isinstance(hints, Scope) else Scope.from_dict(hints)
+        req = gateway_pb2.SearchRequest(query=query, k=k, pipeline=pipeline, hints=scope.to_proto(),
+                                        strict_scope=strict, no_cache=no_cache)
+        return self._stub.Search(req, timeout=timeout)
+
+    def ingest(self, docs: Iterable[Doc], batch_size: int = 64, on_batch=None,  # type: ignore[no-untyped-def]
+               timeout: float | None = None) -> gateway_pb2.IngestSummary:
+        def batches() -> Iterator[gateway_pb2.IngestBatch]:
+            batch: list[common_pb2.Document] = []
+            for doc in docs:
+                batch.append(doc.to_proto())
+                if len(batch) >= batch_size:
+                    yield gateway_pb2.IngestBatch(documents=batch)
+                    if on_batch:
+                        on_batch(len(batch))
+                    batch = []
+            if batch:
+                yield gateway_pb2.IngestBatch(documents=batch)
+                if on_batch:
+                    on_batch(len(batch))
+
+        return self._stub.Ingest(batches(), timeout=timeout, metadata=self._auth)
+
+    def stats(self) -> gateway_pb2.IndexStatsResponse:
+        return self._stub.IndexStats(gateway_pb2.IndexStatsRequest(), timeout=30)
+
+    def verify(self, expected_ids: list[str] | None = None) -> gateway_pb2.VerifyIndexResponse:
+        return self._stub.VerifyIndex(gateway_pb2.VerifyIndexRequest(expected_ids=expected_ids or []), timeout=300)
+
+    def pipelines(self) -> gateway_pb2.ListPipelinesResponse:
+        return self._stub.ListPipelines(gateway_pb2.ListPipelinesRequest(), timeout=10)
+
+
+def rpc_error_message(exc: grpc.RpcError) -> str:
+    return f"{exc.code().name}: {exc.details()}"

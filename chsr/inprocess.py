@@ -1,0 +1,75 @@
+"""Call a servicer in-process through the same stub-shaped interface.
+
+The gateway talks to stages through stubs; swapping a gRPC stub for an
+:class:`InProcessStub` removes network and serialisation so a benchmark can
+separate algorithm time from mesh overhead (DESIGN.md, "Layout").
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import grpc
+
+
+class InProcessAbort(grpc.RpcError):
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(details)
+        self._code = code
+        self._details = details
+
+    def code(self) -> grpc.StatusCode:
+        return self._code
+
+    def details(self) -> str:
+        return self._details
+
+
+class LocalContext:
+    """The subset of ``grpc.ServicerContext`` our servicers use."""
+
+    def __init__(self, timeout: float | None, metadata: Any = None) -> None:
+        self._deadline = None if timeout is None else time.monotonic() + timeout
+        self._metadata = tuple(metadata or ())
+        self._code: grpc.StatusCode | None = None
+        self._details = ""
+
+    def time_remaining(self) -> float | None:
+        return None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+
+    def invocation_metadata(self) -> tuple:
+        return self._metadata
+
+    def abort(self, code: grpc.StatusCode, details: str) -> None:
+        raise InProcessAbort(code, details)
+
+    def set_code(self, code: grpc.StatusCode) -> None:
+        self._code = code
+
+    def set_details(self, details: str) -> None:
+        self._details = details
+
+    def code(self) -> grpc.StatusCode | None:
+        return self._code
+
+    def is_active(self) -> bool:
+        return True
+
+    def peer(self) -> str:
+        return "inprocess"
+
+
+class InProcessStub:
+    """``stub.Method(request, timeout=..., metadata=...)`` that calls ``servicer.Method``."""
+
+    def __init__(self, servicer: Any) -> None:
+        self._servicer = servicer
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        method = getattr(self._servicer, name)
+
+        def call(request: Any, timeout: float | None = None, metadata: Any = None, **_: Any) -> Any:
+            return method(request, LocalContext(timeout, metadata))
+
+        return call

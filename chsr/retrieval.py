@@ -1,0 +1,69 @@
+"""The small interface every retrieval backend implements (sparse and dense).
+
+Backends: ``services/sparse/backends/{embedded,elasticsearch}.py`` and
+``services/dense/backends/{embedded,weaviate}.py``. Upserts are idempotent by
+document id; an unchanged content hash is counted as ``unchanged``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Protocol, Sequence
+
+from chsr.docs import Doc
+from chsr.scope import Scope
+
+
+@dataclass(frozen=True)
+class Hit:
+    doc_id: str
+    score: float
+    doc: Doc | None = None
+
+
+@dataclass
+class ItemFailure:
+    doc_id: str
+    field: str
+    message: str
+
+
+@dataclass
+class UpsertResult:
+    indexed: int = 0
+    unchanged: int = 0
+    errors: list[ItemFailure] = field(default_factory=list)
+
+
+class BackendUnavailable(RuntimeError):
+    """The engine behind a backend cannot be reached; the service maps it to UNAVAILABLE."""
+
+
+class RetrievalBackend(Protocol):
+    """Common part of sparse and dense backends."""
+
+    name: str
+
+    def upsert(self, docs: Sequence[Doc]) -> UpsertResult: ...
+
+    def delete(self, ids: Sequence[str]) -> int: ...
+
+    def get(self, ids: Sequence[str]) -> list[Doc]: ...
+
+    def count(self) -> int: ...
+
+    def ids(self) -> Iterator[str]: ...
+
+    def generation(self) -> int: ...
+
+    def details(self) -> dict[str, str]: ...
+
+    def close(self) -> None: ...
+
+
+class SparseBackend(RetrievalBackend, Protocol):
+    def search(self, query: str, flt: Scope, k: int) -> list[Hit]: ...
+
+
+class DenseBackend(RetrievalBackend, Protocol):
+    def search(self, vector: "Sequence[float]", flt: Scope, k: int, exact: bool = False) -> list[Hit]: ...

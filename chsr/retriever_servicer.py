@@ -1,0 +1,129 @@
+"""The gRPC surface shared by the sparse and dense services.
+
+Both expose Search/Upsert/Delete/Stats/ListIds with the same messages
+(common.proto); only how a query is scored and how a document is indexed
+differ, so subclasses implement :meth:`_search` and :meth:`_upsert`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Iterator, Sequence
+
+import grpc
+
+from chsr.docs import Doc, DocumentError, validate_doc
+from chsr.metrics import BACKEND_ERRORS, INGESTED
+from chsr.retrieval import BackendUnavailable, Hit, RetrievalBackend, UpsertResult
+from chsr.scope import Scope
+from chsr.v1 import common_pb2
+
+log = logging.getLogger(__name__)
+MAX_K = 1000
+
+
+def hits_to_response(hits: Sequence[Hit], backend: str, generation: int, took_ms: float,
+                     include_documents: bool) -> common_pb2.RetrieveResponse:
+    out = common_pb2.RetrieveResponse(backend=backend, generation=generation, took_ms=took_ms)
+    for rank, hit in enumerate(hits, start=1):
+        cand = out.candidates.add(doc_id=hit.doc_id, score=hit.score, rank=rank)
+        if include_documents and hit.doc is not None:
+            cand.document.CopyFrom(hit.doc.to_proto())
+    return out
+
+
+class RetrieverServicer:
+    backend: RetrievalBackend
+
+    def __init__(self, backend: RetrievalBackend) -> None:
+        self.backend = backend
+
+    # ---- to implement ----------------------------------------------------
+    def _search(self, query: str, flt: Scope, k: int, exact: bool) -> list[Hit]:
+        raise NotImplementedError
+
+    def _upsert(self, docs: list[Doc]) -> UpsertResult:
+        raise NotImplementedError
+
+    # ---- RPCs --------------------------------------------------------------
+    def Search(self, request: common_pb2.RetrieveRequest, context: grpc.ServicerContext) -> common_pb2.RetrieveResponse:
+        if not request.query.strip():
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, "query: must not be empty")
+        if not 0 < request.k <= MAX_K:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"k: must be in 1..{MAX_K}, got {request.k}")
+        flt = Scope.from_proto(request.filter)
+        start = time.perf_counter()
+        try:
+            if request.post_filter:
+                hits = [h for h in self._search(request.query, Scope(), request.k, request.exact)
+                        if h.doc is not None and flt.admits(h.doc.metadata)]
+            else:
+                hits = self._search(request.query, flt, request.k, request.exact)
+            generation = self.backend.generation()
+        except BackendUnavailable as exc:
+            BACKEND_ERRORS.labels(self.backend.name, "unavailable").inc()
+            context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
+        took = (time.perf_counter() - start) * 1000
+        return hits_to_response(hits, self.backend.name, generation, took, request.include_documents)
+
+    def Upsert(self, request: common_pb2.UpsertRequest, context: grpc.ServicerContext) -> common_pb2.UpsertResponse:
+        docs: list[Doc] = []
+        errors: list[common_pb2.ItemError] = []
+        seen: set[str] = set()
+        for msg in request.documents:
+            try:
+                doc = validate_doc(Doc.from_proto(msg))
+            except DocumentError as exc:
+                errors.append(common_pb2.ItemError(doc_id=exc.doc_id, field=exc.field, message=exc.message))
+                continue
+            if doc.id in seen:
+                errors.append(common_pb2.ItemError(doc_id=doc.id, field="_id", message="duplicate id in batch"))
+                continue
+            seen.add(doc.id)
+            docs.append(doc)
+        if errors:
+            first = errors[0]
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"documents[{first.doc_id}].{first.field}: {first.message} ({len(errors)} invalid)")
+        try:
+            result = self._upsert(docs)
+        except BackendUnavailable as exc:
+            BACKEND_ERRORS.labels(self.backend.name, "unavailable").inc()
+            context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
+        INGESTED.labels(self.backend.name, "indexed").inc(result.indexed)
+        INGESTED.labels(self.backend.name, "unchanged").inc(result.unchanged)
+        INGESTED.labels(self.backend.name, "error").inc(len(result.errors))
+        resp = common_pb2.UpsertResponse(indexed=result.indexed, unchanged=result.unchanged,
+                                         generation=self.backend.generation())
+        for err in result.errors:
+            resp.errors.add(doc_id=err.doc_id, field=err.field, message=err.message)
+        return resp
+
+    def Delete(self, request: common_pb2.DeleteRequest, context: grpc.ServicerContext) -> common_pb2.DeleteResponse:
+        try:
+            deleted = self.backend.delete(list(request.doc_ids))
+            return common_pb2.DeleteResponse(deleted=deleted, generation=self.backend.generation())
+        except BackendUnavailable as exc:
+            context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
+
+    def Stats(self, request: common_pb2.StatsRequest, context: grpc.ServicerContext) -> common_pb2.StatsResponse:
+        try:
+            return common_pb2.StatsResponse(backend=self.backend.name, documents=self.backend.count(),
+                                            generation=self.backend.generation(), details=self.backend.details())
+        except BackendUnavailable as exc:
+            context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
+
+    def ListIds(self, request: common_pb2.ListIdsRequest, context: grpc.ServicerContext) -> Iterator[common_pb2.IdPage]:
+        size = request.page_size if request.page_size > 0 else 1000
+        page: list[str] = []
+        try:
+            for doc_id in self.backend.ids():
+                page.append(doc_id)
+                if len(page) >= size:
+                    yield common_pb2.IdPage(doc_ids=page)
+                    page = []
+        except BackendUnavailable as exc:
+            context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
+        if page:
+            yield common_pb2.IdPage(doc_ids=page)

@@ -1,0 +1,106 @@
+"""Named pipelines: each a frozen configuration selectable per request.
+
+Sources: DESIGN.md "Pipelines to support"; CHSR-RRF ablation A-E (seed 000,
+all retrieve K=8 in the benchmark); calibration modes (seed 002); strategy
+comparison (seed 003: linear alpha 0.3/0.5/0.7, RRF k=60, Jaccard dedup 0.65,
+MMR lambda 0.7, cross-encoder over a 50-candidate pool, adaptive alpha, exact vs ANN).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Mapping
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    name: str
+    description: str
+    legs: tuple[str, ...] = ("sparse", "dense")
+    gate: str = "hints"              # none | hints (client hints only) | extract (text + hints)
+    post_filter: bool = False        # B+: filter after retrieval (wrong on purpose)
+    fusion_mode: str = "rrf"
+    fusion_params: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({"rrf_k": "60"}))
+    rerank: tuple[str, ...] = ()     # chain: curriculum, dedup, mmr, cross_encoder
+    rerank_params: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    rerank_pool: int = 50            # candidates handed to rerank (seed 003: 50)
+    expansion: bool = False
+    relaxation: bool = False
+    depth: int = 100                 # candidates per retrieval leg
+    exact: bool = True               # dense: exact search; False = ANN (HNSW)
+    k_min: int = 3                   # sufficiency threshold of the ladder
+
+
+def _p(**kw: str) -> Mapping[str, str]:
+    return MappingProxyType(dict(kw))
+
+
+_RRF = _p(rrf_k="60")
+_CURRICULUM_RERANK = ("curriculum",)
+_D_PARAMS = _p(dedup_threshold="0.75")
+
+_BASE: list[PipelineConfig] = [
+    PipelineConfig("sparse", "BM25 only (gated by client hints if given)", legs=("sparse",)),
+    PipelineConfig("dense", "MiniLM dense only (gated by client hints if given)", legs=("dense",)),
+    PipelineConfig("dense_ann", "dense only, HNSW approximate search", legs=("dense",), exact=False),
+    PipelineConfig("rrf", "BM25 + dense, RRF k=60 (gated by client hints if given)"),
+    PipelineConfig("rrf_ann", "RRF k=60 with HNSW dense leg", exact=False),
+    # CHSR-RRF ablation (seed 000)
+    PipelineConfig("A", "dense-only, gated by the extracted scope", legs=("dense",), gate="extract"),
+    PipelineConfig("B", "hybrid RRF, ungated", gate="none"),
+    PipelineConfig("B+", "hybrid RRF, the gate's filter applied after retrieval", gate="extract", post_filter=True),
+    PipelineConfig("C", "gated hybrid RRF", gate="extract"),
+    PipelineConfig("D", "C + deterministic curriculum rerank + dedup 0.75", gate="extract",
+                   rerank=_CURRICULUM_RERANK, rerank_params=_D_PARAMS),
+    PipelineConfig("E", "D + curriculum-aware query expansion + relaxation ladder with leakage tracking",
+                   gate="extract", rerank=_CURRICULUM_RERANK, rerank_params=_D_PARAMS,
+                   expansion=True, relaxation=True),
+    # Calibration modes (seed 002)
+    PipelineConfig("hybrid_fixed", "min-max normalised linear fusion, alpha 0.5", fusion_mode="linear",
+                   fusion_params=_p(alpha="0.5", norm="minmax")),
+    PipelineConfig("hybrid_calibrated", "CDF-calibrated, entropy-weighted alpha", fusion_mode="entropy",
+                   fusion_params=_p(entropy_norm="cdf")),
+    PipelineConfig("entropy_raw", "entropy-weighted alpha on raw scores", fusion_mode="entropy",
+                   fusion_params=_p(entropy_norm="raw")),
+    PipelineConfig("entropy_minmax", "entropy-weighted alpha on min-max scores", fusion_mode="entropy",
+                   fusion_params=_p(entropy_norm="minmax")),
+    PipelineConfig("entropy_zscore", "entropy-weighted alpha on z-scores", fusion_mode="entropy",
+                   fusion_params=_p(entropy_norm="zscore")),
+    PipelineConfig("dbsf", "distribution-based score fusion (mean +- 3 sigma)", fusion_mode="dbsf"),
+    PipelineConfig("adaptive", "adaptive alpha from per-query signals", fusion_mode="adaptive"),
+    # Strategy comparison (seed 003)
+    PipelineConfig("linear_0.3", "linear fusion, alpha 0.3 (sparse weight)", fusion_mode="linear",
+                   fusion_params=_p(alpha="0.3", norm="minmax")),
+    PipelineConfig("linear_0.5", "linear fusion, alpha 0.5", fusion_mode="linear",
+                   fusion_params=_p(alpha="0.5", norm="minmax")),
+    PipelineConfig("linear_0.7", "linear fusion, alpha 0.7", fusion_mode="linear",
+                   fusion_params=_p(alpha="0.7", norm="minmax")),
+    PipelineConfig("linear_zscore", "linear fusion of z-scores, alpha 0.5", fusion_mode="linear",
+                   fusion_params=_p(alpha="0.5", norm="zscore")),
+    PipelineConfig("rrf_dedup", "RRF + Jaccard dedup 0.65", rerank=("dedup",), rerank_params=_p(jaccard="0.65")),
+    PipelineConfig("rrf_dedup_mmr", "RRF + Jaccard dedup 0.65 + MMR lambda 0.7", rerank=("dedup", "mmr"),
+                   rerank_params=_p(jaccard="0.65", mmr_lambda="0.7")),
+]
+
+
+def _with_cross_encoder(base: PipelineConfig, name: str) -> PipelineConfig:
+    return replace(base, name=name, description=base.description + " + cross-encoder over a 50-candidate pool",
+                   rerank=("cross_encoder",) + base.rerank, rerank_pool=50)
+
+
+_BY_NAME = {p.name: p for p in _BASE}
+_CE = [
+    _with_cross_encoder(_BY_NAME["rrf"], "rrf_ce"),
+    _with_cross_encoder(_BY_NAME["hybrid_fixed"], "hybrid_fixed_rerank"),
+    _with_cross_encoder(_BY_NAME["hybrid_calibrated"], "hybrid_calibrated_rerank"),
+    _with_cross_encoder(_BY_NAME["linear_0.5"], "linear_0.5_ce"),
+]
+PIPELINES: dict[str, PipelineConfig] = {p.name: p for p in _BASE + _CE}
+
+
+def get_pipeline(name: str) -> PipelineConfig:
+    try:
+        return PIPELINES[name]
+    except KeyError:
+        raise ValueError(f"pipeline: unknown '{name}'; valid: {', '.join(PIPELINES)}") from None

@@ -1,0 +1,129 @@
+"""GatewayService: the public API; thin over SearchService and the ingest fan-out."""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Iterator
+
+import grpc
+
+from chsr.config import Settings
+from chsr.inprocess import InProcessAbort
+from chsr.metrics import REQUESTS
+from chsr.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from gateway.budget import DeadlineExceeded
+from gateway.cache.base import CacheUnavailable, ResultCache
+from gateway.ingest import BatchInvalid, IngestTotals, upsert_batch, validate_batch
+from gateway.pipelines import PIPELINES
+from gateway.rung import StageUnavailable
+from gateway.search import GateFailedClosed, SearchService
+from gateway.stages import StageStubs
+from gateway.verify import verify_index
+
+log = logging.getLogger(__name__)
+
+
+class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
+    def __init__(self, stubs: StageStubs, cache: ResultCache, settings: Settings) -> None:
+        self._stubs = stubs
+        self._cache = cache
+        self._settings = settings
+        self.search_service = SearchService(stubs, cache, settings)
+        self._executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="ingest")
+
+    def _authorize(self, context: grpc.ServicerContext) -> None:
+        token = self._settings.ingest_token
+        if not token:
+            return
+        metadata = dict(context.invocation_metadata() or ())
+        if metadata.get("authorization") != f"Bearer {token}":
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, "authorization: a valid bearer token is required")
+
+    def Search(self, request: gateway_pb2.SearchRequest, context: grpc.ServicerContext) -> gateway_pb2.SearchResponse:
+        pipeline = request.pipeline or self._settings.default_pipeline
+        pipeline_label = pipeline if pipeline in PIPELINES else "unknown"
+        try:
+            response = self.search_service.search(request, context.time_remaining())
+        except ValueError as exc:
+            REQUESTS.labels(pipeline_label, "INVALID_ARGUMENT").inc()
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        except (DeadlineExceeded, StageUnavailable, GateFailedClosed) as exc:
+            deadline = isinstance(exc, DeadlineExceeded) or getattr(exc, "deadline", False)
+            code = grpc.StatusCode.DEADLINE_EXCEEDED if deadline else grpc.StatusCode.UNAVAILABLE
+            REQUESTS.labels(pipeline_label, code.name).inc()
+            context.abort(code, str(exc))
+        REQUESTS.labels(pipeline_label, "OK").inc()
+        return response
+
+    def Ingest(self, request_iterator: Iterator[gateway_pb2.IngestBatch],
+               context: grpc.ServicerContext) -> gateway_pb2.IngestSummary:
+        self._authorize(context)
+        totals = IngestTotals()
+        try:
+            for batch in request_iterator:
+                docs = validate_batch(batch.documents)
+                if docs:
+                    upsert_batch(self._stubs, self._executor, docs, totals)
+        except BatchInvalid as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{exc} (earlier batches: {totals.received} kept)")
+        except ConnectionError as exc:
+            context.abort(grpc.StatusCode.UNAVAILABLE, f"ingest backend failed: {exc}; rerun ingest (idempotent)")
+        finally:
+            if totals.indexed:
+                self._bump_generation()
+        return gateway_pb2.IngestSummary(received=totals.received, indexed=totals.indexed,
+                                         unchanged=totals.unchanged, generation=self._generation(),
+                                         per_backend_indexed=totals.per_backend)
+
+    def Delete(self, request: common_pb2.DeleteRequest, context: grpc.ServicerContext) -> common_pb2.DeleteResponse:
+        self._authorize(context)
+        if not request.doc_ids:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, "doc_ids: must not be empty")
+        deleted = 0
+        try:
+            for leg in ("sparse", "dense"):
+                deleted = max(deleted, self._stubs.retriever(leg).Delete(request, timeout=60).deleted)
+        except grpc.RpcError as exc:
+            context.abort(grpc.StatusCode.UNAVAILABLE, f"delete failed: {exc.details()}")
+        self._bump_generation()
+        return common_pb2.DeleteResponse(deleted=deleted, generation=self._generation())
+
+    def IndexStats(self, request: gateway_pb2.IndexStatsRequest,
+                   context: grpc.ServicerContext) -> gateway_pb2.IndexStatsResponse:
+        resp = gateway_pb2.IndexStatsResponse(generation=self._generation())
+        for leg in ("sparse", "dense"):
+            try:
+                resp.backends.append(self._stubs.retriever(leg).Stats(common_pb2.StatsRequest(), timeout=10))
+            except grpc.RpcError as exc:
+                resp.backends.add(backend=leg, documents=-1, details={"error": exc.code().name})
+        return resp
+
+    def VerifyIndex(self, request: gateway_pb2.VerifyIndexRequest,
+                    context: grpc.ServicerContext) -> gateway_pb2.VerifyIndexResponse:
+        try:
+            return verify_index(self._stubs, list(request.expected_ids))
+        except grpc.RpcError as exc:
+            context.abort(grpc.StatusCode.UNAVAILABLE, f"verify failed: {exc.code().name} {exc.details()}")
+
+    def ListPipelines(self, request: gateway_pb2.ListPipelinesRequest,
+                      context: grpc.ServicerContext) -> gateway_pb2.ListPipelinesResponse:
+        resp = gateway_pb2.ListPipelinesResponse(default_pipeline=self._settings.default_pipeline)
+        for p in PIPELINES.values():
+            resp.pipelines.add(name=p.name, description=p.description)
+        return resp
+
+    def _bump_generation(self) -> None:
+        try:
+            self._cache.bump_generation()
+        except CacheUnavailable:
+            log.warning("cache unavailable: generation not bumped; cached results expire by TTL")
+
+    def _generation(self) -> int:
+        try:
+            return self._cache.generation()
+        except CacheUnavailable:
+            return -1
+
+
+__all__ = ["GatewayServicer", "InProcessAbort"]

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Regenerates the stubs in a temp dir and diffs them with the checked-in ones.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PY:-.venv/bin/python}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+$PY -m grpc_tools.protoc -I protos --python_out="$tmp" --pyi_out="$tmp" --grpc_python_out="$tmp" protos/chsr/v1/*.proto
+status=0
+for f in "$tmp"/chsr/v1/*.py "$tmp"/chsr/v1/*.pyi; do
+  name=$(basename "$f")
+  if ! diff -q "$f" "chsr/v1/$name" >/dev/null 2>&1; then
+    echo "stale generated stub: chsr/v1/$name (run: make protos)" >&2
+    status=1
+  fi
+done
+exit $status

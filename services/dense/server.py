@@ -1,0 +1,39 @@
+"""gRPC wiring for the dense (vector) service."""
+
+from __future__ import annotations
+
+from chsr.config import Settings
+from chsr.models import resolve_model_path
+from chsr.service_main import run_service
+from chsr.v1 import dense_pb2, dense_pb2_grpc
+from services.dense.encoder import Encoder
+from services.dense.servicer import DenseServicer
+
+SERVICE_NAME = dense_pb2.DESCRIPTOR.services_by_name["DenseService"].full_name
+
+
+def build_servicer(settings: Settings) -> DenseServicer:
+    encoder = Encoder(resolve_model_path(settings.model_path), settings.cache_dir, settings.encode_batch_size)
+    if settings.backend == "engines":
+        from services.dense.backends.weaviate import WeaviateDenseBackend
+        return DenseServicer(WeaviateDenseBackend.from_settings(settings, encoder.dim), encoder)
+    from services.dense.backends.embedded import EmbeddedDenseBackend
+    return DenseServicer(EmbeddedDenseBackend(settings.data_dir, encoder.dim, index=settings.dense_index), encoder)
+
+
+def build(settings: Settings):  # type: ignore[no-untyped-def]
+    servicer = build_servicer(settings)
+
+    def register(server) -> list[str]:  # type: ignore[no-untyped-def]
+        dense_pb2_grpc.add_DenseServiceServicer_to_server(servicer, server)
+        return [SERVICE_NAME]
+
+    return register, servicer.backend.close
+
+
+def main() -> None:
+    run_service("dense", build)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+"""DenseService: encode with MiniLM, search the configured vector backend."""
+
+from __future__ import annotations
+
+import grpc
+
+from chsr.docs import Doc
+from chsr.retriever_servicer import RetrieverServicer
+from chsr.retrieval import Hit, UpsertResult
+from chsr.scope import Scope
+from chsr.v1 import dense_pb2, dense_pb2_grpc
+from services.dense.encoder import Encoder
+
+MAX_ENCODE_TEXTS = 256
+
+
+class DenseServicer(RetrieverServicer, dense_pb2_grpc.DenseServiceServicer):
+    def __init__(self, backend, encoder: Encoder) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(backend)
+        self.encoder = encoder
+
+    def _search(self, query: str, flt: Scope, k: int, exact: bool) -> list[Hit]:
+        vector = self.encoder.encode_queries([query])[0]
+        return self.backend.search(vector, flt, k, exact=exact)
+
+    def _upsert(self, docs: list[Doc]) -> UpsertResult:
+        vectors, _computed = self.encoder.encode_documents([d.full_text for d in docs])
+        return self.backend.upsert(docs, vectors)
+
+    def Encode(self, request: dense_pb2.EncodeRequest, context: grpc.ServicerContext) -> dense_pb2.EncodeResponse:
+        if not request.texts:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, "texts: must not be empty")
+        if len(request.texts) > MAX_ENCODE_TEXTS:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"texts: at most {MAX_ENCODE_TEXTS} per call")
+        if request.is_query:
+            vecs = self.encoder.encode_queries(list(request.texts))
+        else:
+            vecs, _ = self.encoder.encode_documents(list(request.texts))
+        resp = dense_pb2.EncodeResponse(model=self.encoder.model_id)
+        for v in vecs:
+            resp.vectors.add(values=v.tolist())
+        return resp
