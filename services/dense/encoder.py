@@ -56,7 +56,8 @@ class Encoder:
 
         self.model_id = f"{model_path.name}:{_dir_fingerprint(model_path)}"
         self._model = SentenceTransformer(str(model_path), device="cpu")
-        self.dim = int(self._model.get_sentence_embedding_dimension())
+        dim_fn = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self.dim = int(dim_fn())
         self.max_seq_length = int(self._model.max_seq_length)
         self._batch = batch_size
         self._lock = threading.Lock()

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The README's set-up/test command: installs everything, starts the real engines,
+# and runs the whole test suite. Safe to rerun; downloads and builds are cached
+# (pip cache, ~/.m2, Go build cache, ~/.cache/chsr-local).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+
+log() { printf '[setup %4ss] %s\n' "$(( $(date +%s) - start ))" "$*"; }
+
+if [ ! -x .venv/bin/python ]; then
+  log "creating .venv"
+  python3 -m venv .venv
+fi
+log "installing Python dependencies (cached by pip)"
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e ".[dev]"
+
+log "checking generated gRPC stubs are up to date"
+bash scripts/check_protos.sh
+
+ENGINES=${CHSR_TEST_ENGINES:-1}
+if [ "$ENGINES" = "1" ] && [ -x deploy/local/engines.sh ]; then
+  log "provisioning and starting real engines (Elasticsearch, Weaviate, Redis, Prometheus)"
+  trap 'deploy/local/engines.sh stop all >/dev/null 2>&1 || true' EXIT
+  deploy/local/engines.sh start all
+  export CHSR_REQUIRE_ENGINES=1
+fi
+
+log "running tests"
+set +e
+.venv/bin/python -m pytest "$@"
+rc=$?
+set -e
+log "done (pytest exit $rc)"
+exit $rc

@@ -1,0 +1,28 @@
+"""gRPC wiring for the rerank service."""
+
+from __future__ import annotations
+
+from chsr.config import Settings
+from chsr.service_main import run_service
+from chsr.v1 import rerank_pb2, rerank_pb2_grpc
+from services.rerank.servicer import RerankServicer
+
+SERVICE_NAME = rerank_pb2.DESCRIPTOR.services_by_name["RerankService"].full_name
+
+
+def build(settings: Settings):  # type: ignore[no-untyped-def]
+    servicer = RerankServicer(cross_encoder_path=settings.cross_encoder_path or None)
+
+    def register(server) -> list[str]:  # type: ignore[no-untyped-def]
+        rerank_pb2_grpc.add_RerankServiceServicer_to_server(servicer, server)
+        return [SERVICE_NAME]
+
+    return register, None
+
+
+def main() -> None:
+    run_service("rerank", build)
+
+
+if __name__ == "__main__":
+    main()

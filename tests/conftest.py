@@ -1,0 +1,75 @@
+"""Shared fixtures: data locations, a demo corpus, and a running mesh."""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DEMO_CORPUS = REPO_ROOT / "data" / "demo" / "corpus.jsonl"
+SHARED_DATA = Path(os.environ.get("CHSR_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
+SCIFACT_DIR = Path(os.environ.get("CHSR_SCIFACT_DIR", SHARED_DATA / "scifact"))
+CURRICULUM_DIR = Path(os.environ.get("CHSR_CURRICULUM_DIR", SHARED_DATA / "curriculum"))
+
+
+def require_dir(path: Path, what: str) -> Path:
+    if not path.exists():
+        pytest.skip(f"{what} not found at {path} (set CHSR_SHARED_DATA or the specific CHSR_*_DIR variable)")
+    return path
+
+
+def free_port_block(n: int) -> int:
+    """A base port with ``n`` consecutive free ports on loopback."""
+    for base in range(56000, 64000, 16):
+        ok = True
+        for p in range(base, base + n):
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", p))
+                except OSError:
+                    ok = False
+                    break
+        if ok:
+            return base
+    raise RuntimeError("no free port block")
+
+
+@dataclass
+class Mesh:
+    gateway: str
+    layout: object
+    supervisor: object
+    data_dir: Path
+
+    def metrics_url(self, service: str) -> str:
+        return f"http://127.0.0.1:{self.layout.metrics_port(service)}/metrics"  # type: ignore[attr-defined]
+
+
+def start_mesh(tmp: Path, backend: str = "embedded", extra_env: dict[str, str] | None = None) -> Mesh:
+    from chsr.cli.up_cmd import MeshLayout, Supervisor
+
+    base = free_port_block(14)
+    layout = MeshLayout("127.0.0.1", base, base + 8)
+    if extra_env:
+        os.environ.update(extra_env)
+    sup = Supervisor(layout, backend, str(tmp / "data"), tmp / "logs", restart=False)
+    sup.start_all(timeout_s=240)
+    return Mesh(gateway=layout.addr("gateway"), layout=layout, supervisor=sup, data_dir=tmp / "data")
+
+
+@pytest.fixture(scope="session")
+def mesh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mesh]:
+    """The six servers on the embedded default, with the demo corpus ingested."""
+    from chsr.client import GatewayClient, read_corpus
+
+    m = start_mesh(tmp_path_factory.mktemp("mesh"))
+    try:
+        GatewayClient(m.gateway).ingest(read_corpus(DEMO_CORPUS))
+        yield m
+    finally:
+        m.supervisor.stop_all()  # type: ignore[attr-defined]
