@@ -1,0 +1,143 @@
+"""End to end through the six real gRPC servers on the embedded default."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.request
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2
+
+from chsr.channels import get_channel
+from chsr.client import GatewayClient
+from chsr.config import Settings
+from chsr.cli.up_cmd import SERVICES
+from chsr.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from tests.contract.helpers import health_status, reflected_services
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+QUERY = "Northfield physics paper: a car accelerates uniformly from rest, what is its acceleration?"
+FULL_NAMES = {"gateway": "chsr.v1.GatewayService", "gate": "chsr.v1.GateService", "sparse": "chsr.v1.SparseService",
+              "dense": "chsr.v1.DenseService", "fusion": "chsr.v1.FusionService", "rerank": "chsr.v1.RerankService"}
+
+
+def test_every_server_is_serving_with_reflection_and_metrics(mesh):
+    for name in SERVICES:
+        channel = grpc.insecure_channel(mesh.layout.addr(name))
+        try:
+            assert health_status(channel) == health_pb2.HealthCheckResponse.SERVING
+            assert health_status(channel, FULL_NAMES[name]) == health_pb2.HealthCheckResponse.SERVING
+            assert FULL_NAMES[name] in reflected_services(channel)
+        finally:
+            channel.close()
+        body = urllib.request.urlopen(mesh.metrics_url(name), timeout=5).read().decode()
+        assert "chsr_grpc_server_handling_seconds" in body
+
+
+def test_search_reports_every_stage_and_exports_histograms(mesh):
+    client = GatewayClient(mesh.gateway)
+    resp = client.search(QUERY, k=5, pipeline="D", no_cache=True)
+    assert 0 < len(resp.results) <= 5
+    timings = {t.stage: t.ms for t in resp.timings}
+    for stage in ("gate", "sparse", "dense", "fusion", "rerank", "total"):
+        assert timings[stage] > 0, f"stage {stage} has no time"
+    assert not resp.degraded
+    body = urllib.request.urlopen(mesh.metrics_url("gateway"), timeout=5).read().decode()
+    for stage in ("gate", "sparse", "dense", "fusion", "rerank", "total"):
+        assert f'chsr_stage_latency_seconds_bucket{{le="0.005",pipeline="D",stage="{stage}"}}' in body
+
+
+def test_gated_pipeline_never_leaks_at_w0(mesh):
+    client = GatewayClient(mesh.gateway)
+    resp = client.search("acceleration and force", k=10, pipeline="C", hints={"subject": "chemistry"})
+    assert resp.results, "chemistry scope should still hold some documents"
+    for r in resp.results:
+        assert r.metadata.subject == "chemistry"
+        assert list(r.violations) == []
+
+
+def test_second_identical_search_hits_cache(mesh):
+    client = GatewayClient(mesh.gateway)
+    first = client.search("photosynthesis in plants", k=3, pipeline="rrf")
+    second = client.search("photosynthesis in plants", k=3, pipeline="rrf")
+    assert not first.cache_hit and second.cache_hit
+    assert [r.doc_id for r in first.results] == [r.doc_id for r in second.results]
+
+
+@pytest.mark.parametrize("kwargs,field", [
+    ({"query": "", "k": 5}, "query"),
+    ({"query": "   \t", "k": 5}, "query"),
+    ({"query": "x" * 3000, "k": 5}, "query"),
+    ({"query": "ok", "k": 0}, "k"),
+    ({"query": "ok", "k": -4}, "k"),
+    ({"query": "ok", "k": 100000}, "k"),
+    ({"query": "ok", "k": 5, "pipeline": "warp-drive"}, "pipeline"),
+])
+def test_bad_search_input_is_invalid_argument(mesh, kwargs, field):
+    stub = gateway_pb2_grpc.GatewayServiceStub(get_channel(mesh.gateway, Settings()))
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Search(gateway_pb2.SearchRequest(**kwargs), timeout=10)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.details().startswith(field), err.value.details()
+
+
+def test_invalid_utf8_is_invalid_argument_not_internal(mesh):
+    channel = grpc.insecure_channel(mesh.gateway)
+    raw = channel.unary_unary("/chsr.v1.GatewayService/Search")
+    payload = b"\x0a\x04\xff\xfe\xfd\xfc\x10\x05"  # field 1 (query) = invalid UTF-8, k = 5
+    with pytest.raises(grpc.RpcError) as err:
+        raw(payload, timeout=10)
+    channel.close()
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "request" in err.value.details()
+
+
+def test_bad_ingest_batch_loses_nothing(mesh):
+    client = GatewayClient(mesh.gateway)
+    before = {b.backend: b.documents for b in client.stats().backends}
+    stub = gateway_pb2_grpc.GatewayServiceStub(get_channel(mesh.gateway, Settings()))
+    good = common_pb2.Document(id="e2e-new-1", text="A brand new document about volcanoes.")
+    cases = [
+        [good, common_pb2.Document(id="e2e-new-2", text="")],
+        [good, common_pb2.Document(id="", text="no id")],
+        [good, good],
+    ]
+    for docs in cases:
+        with pytest.raises(grpc.RpcError) as err:
+            stub.Ingest(iter([gateway_pb2.IngestBatch(documents=docs)]), timeout=30)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "_id" in err.value.details() or "text" in err.value.details()
+    after = {b.backend: b.documents for b in client.stats().backends}
+    assert after == before
+    assert client.verify().consistent
+
+
+def test_cli_run_writes_run_file(mesh, tmp_path):
+    queries = tmp_path / "q.jsonl"
+    queries.write_text("\n".join(json.dumps({"_id": f"q{i}", "text": t}) for i, t in
+                                 enumerate(["speed of light", "cell membrane", "supply and demand"])) + "\n")
+    out = tmp_path / "run.jsonl"
+    trec = tmp_path / "run.trec"
+    proc = subprocess.run([sys.executable, "-m", "chsr.cli.main", "run", str(queries), "-p", "rrf", "-k", "5",
+                           "--out", str(out), "--trec", str(trec), "--gateway", mesh.gateway],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["query_id"] for r in records] == ["q0", "q1", "q2"]
+    for rec in records:
+        assert set(rec["timings_ms"]) >= {"gate", "sparse", "dense", "fusion", "rerank", "total"}
+        assert len(rec["results"]) == 5 and {"doc_id", "score", "relaxation", "violations"} <= set(rec["results"][0])
+    assert len(trec.read_text().splitlines()) == 15
+
+
+def test_cli_ingest_rejects_bad_line_naming_it(mesh, tmp_path):
+    corpus = tmp_path / "bad.jsonl"
+    corpus.write_text('{"_id": "ok1", "text": "fine"}\n{"_id": "bad", "title": "no text"}\n')
+    proc = subprocess.run([sys.executable, "-m", "chsr.cli.main", "ingest", str(corpus), "--gateway", mesh.gateway],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "bad.jsonl:2" in proc.stderr and "'text'" in proc.stderr
