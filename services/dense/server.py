@@ -16,9 +16,11 @@ def build_servicer(settings: Settings) -> DenseServicer:
     encoder = Encoder(resolve_model_path(settings.model_path), settings.cache_dir, settings.encode_batch_size)
     if settings.backend == "engines":
         from services.dense.backends.weaviate import WeaviateDenseBackend
-        return DenseServicer(WeaviateDenseBackend.from_settings(settings, encoder.dim), encoder)
+        return DenseServicer(WeaviateDenseBackend.from_settings(settings, encoder.dim), encoder,
+                             microbatch=settings.query_microbatch)
     from services.dense.backends.embedded import EmbeddedDenseBackend
-    return DenseServicer(EmbeddedDenseBackend(settings.data_dir, encoder.dim, index=settings.dense_index), encoder)
+    return DenseServicer(EmbeddedDenseBackend(settings.data_dir, encoder.dim, index=settings.dense_index), encoder,
+                         microbatch=settings.query_microbatch)
 
 
 def build(settings: Settings):  # type: ignore[no-untyped-def]

@@ -9,18 +9,23 @@ from chsr.retriever_servicer import RetrieverServicer
 from chsr.retrieval import Hit, UpsertResult
 from chsr.scope import Scope
 from chsr.v1 import dense_pb2, dense_pb2_grpc
+from services.dense.batcher import MicroBatcher
 from services.dense.encoder import Encoder
 
 MAX_ENCODE_TEXTS = 256
 
 
 class DenseServicer(RetrieverServicer, dense_pb2_grpc.DenseServiceServicer):
-    def __init__(self, backend, encoder: Encoder) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, backend, encoder: Encoder, microbatch: bool = True) -> None:  # type: ignore[no-untyped-def]
         super().__init__(backend)
         self.encoder = encoder
+        self.batcher = MicroBatcher(encoder.encode_queries) if microbatch else None
 
     def _search(self, query: str, flt: Scope, k: int, exact: bool) -> list[Hit]:
-        vector = self.encoder.encode_queries([query])[0]
+        if self.batcher is not None:
+            vector = self.batcher.encode(query, timeout=30)
+        else:
+            vector = self.encoder.encode_queries([query])[0]
         return self.backend.search(vector, flt, k, exact=exact)
 
     def _upsert(self, docs: list[Doc]) -> UpsertResult:
