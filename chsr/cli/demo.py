@@ -8,7 +8,7 @@ from pathlib import Path
 from chsr.client import GatewayClient, read_corpus
 
 DEMO_CORPUS = Path(__file__).resolve().parents[2] / "data" / "demo" / "corpus.jsonl"
-SAMPLE_QUERY = "Northfield 2019 physics paper 1: what is the unit of electric charge?"
+SAMPLE_QUERY = "Northfield 2019 physics paper 1 mark scheme: car of 1200 kg accelerating from rest to 15 m/s"
 
 
 def run_demo(gateway: str, query: str = SAMPLE_QUERY) -> None:
