@@ -28,6 +28,8 @@ _READ_METHODS = [
 ]
 
 SERVICE_CONFIG = json.dumps({
+    # Spread calls over every address a name resolves to (headless Services in Kubernetes).
+    "loadBalancingConfig": [{"round_robin": {}}],
     "methodConfig": [{
         "name": _READ_METHODS,
         "retryPolicy": {

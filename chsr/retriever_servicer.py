@@ -13,6 +13,7 @@ from typing import Iterator, Sequence
 
 import grpc
 
+from chsr.health_probe import start_probe
 from chsr.docs import Doc, DocumentError, validate_doc
 from chsr.metrics import BACKEND_ERRORS, INGESTED
 from chsr.retrieval import BackendUnavailable, Hit, RetrievalBackend, UpsertResult
@@ -36,8 +37,10 @@ def hits_to_response(hits: Sequence[Hit], backend: str, generation: int, took_ms
 class RetrieverServicer:
     backend: RetrievalBackend
 
-    def __init__(self, backend: RetrievalBackend) -> None:
+    def __init__(self, backend: RetrievalBackend, probe_interval_s: float = 5.0) -> None:
         self.backend = backend
+        if probe_interval_s > 0:
+            start_probe(backend.name, lambda: self.backend.count() >= 0, probe_interval_s)
 
     # ---- to implement ----------------------------------------------------
     def _search(self, query: str, flt: Scope, k: int, exact: bool) -> list[Hit]:

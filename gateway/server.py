@@ -13,7 +13,9 @@ from typing import Any, Callable, Iterator
 import grpc
 from google.protobuf.message import DecodeError
 
+from chsr.channels import get_channel
 from chsr.config import Settings
+from chsr.health_probe import grpc_health_check, start_probe
 from chsr.service_main import run_service
 from chsr.v1 import common_pb2, gateway_pb2
 from gateway.cache.base import ResultCache
@@ -72,8 +74,15 @@ def build_cache(settings: Settings) -> ResultCache:
     return MemoryCache(settings.cache_max_entries)
 
 
+def start_stage_probes(settings: Settings) -> None:
+    for name in ("gate", "sparse", "dense", "fusion", "rerank"):
+        addr = getattr(settings, f"{name}_addr")
+        start_probe(name, grpc_health_check(get_channel(addr, settings)))
+
+
 def build(settings: Settings):  # type: ignore[no-untyped-def]
     servicer = GatewayServicer(StageStubs.grpc(settings), build_cache(settings), settings)
+    start_stage_probes(settings)
 
     def register(server: grpc.Server) -> list[str]:
         server.add_generic_rpc_handlers((generic_handler(servicer),))

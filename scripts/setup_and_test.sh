@@ -19,6 +19,11 @@ log "installing Python dependencies (cached by pip)"
 log "checking generated gRPC stubs are up to date"
 bash scripts/check_protos.sh
 
+if [ -x deploy/local/tools.sh ]; then
+  log "building ops tools (kustomize; cached)"
+  deploy/local/tools.sh install kustomize >/dev/null
+fi
+
 ENGINES=${CHSR_TEST_ENGINES:-1}
 if [ "$ENGINES" = "1" ] && [ -x deploy/local/engines.sh ]; then
   log "provisioning and starting real engines (Elasticsearch, Weaviate, Redis, Prometheus)"
