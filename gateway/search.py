@@ -28,6 +28,8 @@ from gateway.validation import validate_search
 
 log = logging.getLogger(__name__)
 STAGES = ("gate", "sparse", "dense", "fusion", "rerank")
+STAMPEDE_WAIT_S = 0.15   # how long a request waits for another's computation of the same key
+STAMPEDE_POLL_S = 0.02
 STEP_NAMES = {common_pb2.W0_EXACT: "W0", common_pb2.W1_DROP_TOPIC: "W1",
               common_pb2.W2_DROP_LEVEL: "W2", common_pb2.W3_UNFILTERED_LEXICAL: "W3"}
 
@@ -61,20 +63,26 @@ class SearchService:
         hints = Scope.from_proto(request.hints)
         budget = Budget(remaining_s if remaining_s is not None else self._settings.default_deadline_ms / 1000)
         started = time.perf_counter()
-        key, degraded = None, []
+        key, degraded, locked = None, [], False
         if not request.no_cache:
             cached, key, degraded = self._cache_lookup(request, hints, pipeline)
+            if cached is None and key is not None:
+                locked, cached = self._single_flight(key, budget)
             if cached is not None:
                 cached.timings.add(stage="total", ms=(time.perf_counter() - started) * 1000)
                 return cached
-        response = self._compute(request, pipeline, hints, budget)
-        response.degraded.extend(degraded)
-        total_ms = (time.perf_counter() - started) * 1000
-        response.timings.add(stage="total", ms=total_ms)
-        self._observe(response, pipeline)
-        if key is not None and "cache_unavailable" not in degraded:
-            self._cache_store(key, response)
-        return response
+        try:
+            response = self._compute(request, pipeline, hints, budget)
+            response.degraded.extend(degraded)
+            total_ms = (time.perf_counter() - started) * 1000
+            response.timings.add(stage="total", ms=total_ms)
+            self._observe(response, pipeline)
+            if key is not None and "cache_unavailable" not in degraded:
+                self._cache_store(key, response)
+            return response
+        finally:
+            if locked:
+                self._cache_unlock(key)
 
     # ---- cache -------------------------------------------------------------
     def _cache_lookup(self, request, hints: Scope, pipeline: PipelineConfig):  # type: ignore[no-untyped-def]
@@ -92,11 +100,41 @@ class SearchService:
             CACHE_EVENTS.labels("miss").inc()
             return None, key, []
         CACHE_EVENTS.labels("hit").inc()
+        return self._from_cache(blob, start), key, []
+
+    @staticmethod
+    def _from_cache(blob: bytes, start: float) -> gateway_pb2.SearchResponse:
         resp = gateway_pb2.SearchResponse.FromString(blob)
         resp.cache_hit = True
         del resp.timings[:]
         resp.timings.add(stage="cache", ms=(time.perf_counter() - start) * 1000)
-        return resp, key, []
+        return resp
+
+    def _single_flight(self, key: str, budget: Budget) -> tuple[bool, gateway_pb2.SearchResponse | None]:
+        """Stampede protection on a missed key (issue 3): the first request takes the key's lock
+        and computes; the others poll for its result every 20 ms for up to 150 ms (about one
+        cached-path search), then compute anyway rather than queue behind a slow holder.
+        Returns (we hold the lock, the holder's cached answer if it arrived in time)."""
+        start = time.perf_counter()
+        try:
+            if self._cache.lock(key, max(100, int(budget.remaining() * 1000))):  # lock lives <= our deadline
+                return True, None
+            deadline = start + min(STAMPEDE_WAIT_S, budget.remaining() / 4)
+            while time.perf_counter() < deadline:
+                time.sleep(STAMPEDE_POLL_S)
+                blob = self._cache.get(key)
+                if blob is not None:
+                    CACHE_EVENTS.labels("hit").inc()
+                    return False, self._from_cache(blob, start)
+        except CacheUnavailable:
+            pass  # Redis went away after the lookup: compute; the store then counts the bypass
+        return False, None
+
+    def _cache_unlock(self, key: str) -> None:
+        try:
+            self._cache.unlock(key)
+        except CacheUnavailable:
+            pass  # the lock expires by its TTL
 
     def _cache_store(self, key: str, response: gateway_pb2.SearchResponse) -> None:
         if response.degraded:

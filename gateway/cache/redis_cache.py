@@ -1,0 +1,101 @@
+"""Result cache on Redis: cache-aside with TTL, generation-versioned keys, stampede locks.
+
+Why it looks like this (issue 3, "Cache on Redis"):
+
+* Values are ``SET key value EX ttl``; keys come from :func:`gateway.cache.base.cache_key`
+  (``chsr:v1:g<generation>:search:<sha256>``), so bumping the generation (``INCR
+  chsr:v1:generation``, done by ingest) makes every older entry unreachable at once; the old
+  entries then age out by TTL (and ``allkeys-lru`` in deploy/local) instead of being scanned.
+* Stampede protection: the first request that misses a hot key takes
+  ``SET <key>:lock <token> NX PX ttl`` and computes; the others briefly poll for its result
+  (gateway/search.py). The unlock deletes the lock only if it still holds our token (a
+  compare-and-delete script), so a slow holder never releases somebody else's lock.
+* Redis is a cache, never a dependency: socket connect and operation timeouts are 0.2 s,
+  there are no client retries, and every Redis error is :class:`CacheUnavailable`, which the
+  gateway turns into a bypass flagged ``cache_unavailable`` (degraded, not an error).
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from contextlib import contextmanager
+from typing import Iterator
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from chsr.config import Settings
+from gateway.cache.base import NAMESPACE, CacheUnavailable
+
+GENERATION_KEY = f"{NAMESPACE}:generation"
+_UNLOCK_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+class RedisCache:
+    name = "redis"
+
+    def __init__(self, url: str, *, connect_timeout_s: float = 0.2, op_timeout_s: float = 0.2) -> None:
+        self._url = url
+        self._redis = redis.Redis.from_url(
+            url, socket_connect_timeout=connect_timeout_s, socket_timeout=op_timeout_s,
+            retry=Retry(NoBackoff(), 0), retry_on_timeout=False, health_check_interval=0)
+        self._tokens: dict[tuple[str, int], str] = {}  # (key, thread) -> lock token we hold
+        self._tokens_lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> "RedisCache":
+        """Timeouts come from optional settings fields (``CHSR_REDIS_TIMEOUT_S``); default 0.2 s."""
+        timeout = float(getattr(settings, "redis_timeout_s", 0.2))
+        return cls(settings.redis_url, connect_timeout_s=timeout, op_timeout_s=timeout)
+
+    @contextmanager
+    def _guard(self, what: str) -> Iterator[None]:
+        try:
+            yield
+        except (redis.RedisError, OSError) as exc:
+            raise CacheUnavailable(f"redis {what}: {type(exc).__name__}: {exc}") from exc
+
+    # ---- ResultCache -----------------------------------------------------------
+    def get(self, key: str) -> bytes | None:
+        with self._guard("get"):
+            return self._redis.get(key)
+
+    def set(self, key: str, value: bytes, ttl_s: int) -> None:
+        with self._guard("set"):
+            self._redis.set(key, value, ex=max(1, int(ttl_s)))
+
+    def generation(self) -> int:
+        with self._guard("generation"):
+            raw = self._redis.get(GENERATION_KEY)
+        return int(raw) if raw is not None else 0
+
+    def bump_generation(self) -> int:
+        with self._guard("bump_generation"):
+            return int(self._redis.incr(GENERATION_KEY))
+
+    def lock(self, key: str, ttl_ms: int) -> bool:
+        token = uuid.uuid4().hex
+        with self._guard("lock"):
+            acquired = bool(self._redis.set(f"{key}:lock", token, nx=True, px=max(1, int(ttl_ms))))
+        if acquired:
+            with self._tokens_lock:
+                self._tokens[(key, threading.get_ident())] = token
+        return acquired
+
+    def unlock(self, key: str) -> None:
+        with self._tokens_lock:
+            token = self._tokens.pop((key, threading.get_ident()), None)
+        if token is None:
+            return
+        with self._guard("unlock"):
+            self._redis.eval(_UNLOCK_SCRIPT, 1, f"{key}:lock", token)
+
+    # ---- operations --------------------------------------------------------------
+    def ping(self) -> bool:
+        with self._guard("ping"):
+            return bool(self._redis.ping())
+
+    def close(self) -> None:
+        self._redis.close()

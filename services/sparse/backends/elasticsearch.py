@@ -1,0 +1,315 @@
+"""Sparse backend on Elasticsearch: BM25 with the gate pushed down as ``bool.filter``.
+
+Why it looks like this (issue 3, "Backends"):
+
+* One index per corpus, created through an index template so the mapping is declared
+  once: curriculum fields are ``keyword``/``integer`` (exact, case-sensitive, like the
+  embedded mask), ``title`` and ``text`` use the best English analyzer the running
+  distribution carries (:func:`choose_analyzer`), ``_id`` is the
+  document id, and ``content_hash`` (stored, not indexed) lets an upsert skip unchanged
+  documents after one ``mget``.
+* Scoring: ``combined_fields`` over title and text is BM25F, i.e. BM25 over the two
+  fields as if they were one, the same thing the embedded backend scores
+  (``Doc.full_text``). k1/b are index ``similarity`` settings; defaults 1.2/0.75 are the
+  embedded backend's (and Lucene's) defaults.
+* Gating is pre-retrieval: each constrained field becomes one ``terms`` clause in
+  ``bool.filter``; a document without the field never matches (null never matches).
+* The index generation is the ``_version`` of one document in ``<index>-meta``: ES bumps
+  it atomically on every write, so no scripting module is needed (the integ-test-zip has
+  no painless).
+* Every transport failure (refused, timeout) and 429/5xx becomes :class:`BackendUnavailable`,
+  and the request timeout is short (5 s; ingest calls get 60 s) so a stopped engine fails fast.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
+
+from elastic_transport import TransportError
+from elasticsearch import ApiError, Elasticsearch, NotFoundError
+
+from chsr.config import Settings
+from chsr.docs import METADATA_FIELDS, METADATA_INT, Doc
+from chsr.retrieval import BackendUnavailable, Hit, ItemFailure, UpsertResult
+from chsr.scope import Scope
+
+log = logging.getLogger(__name__)
+
+GENERATION_DOC = "generation"
+BULK_CHUNK = 500          # documents per _bulk request (~1-2 MB for SciFact-sized chunks)
+MGET_CHUNK = 1000
+IDS_PAGE = 1000
+UNAVAILABLE_STATUS = {429, 502, 503, 504}
+_FIELD_IN_REASON = re.compile(r"failed to parse field \[([^\]]+)\]")
+
+
+class ElasticsearchSparseBackend:
+    name = "elasticsearch-bm25"
+
+    def __init__(self, url: str, index: str, *, k1: float = 1.2, b: float = 0.75,
+                 request_timeout_s: float = 5.0, bulk_timeout_s: float = 60.0) -> None:
+        self._es = Elasticsearch(url, request_timeout=request_timeout_s, max_retries=1, retry_on_timeout=False)
+        self._bulk_es = self._es.options(request_timeout=bulk_timeout_s)
+        self._url, self._index, self._meta = url, index, f"{index}-meta"
+        self._k1, self._b = k1, b
+        self._analyzer = ""
+        self._ready = False
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> "ElasticsearchSparseBackend":
+        """k1/b/timeout come from optional settings fields (``CHSR_ES_BM25_K1``, ``CHSR_ES_BM25_B``,
+        ``CHSR_ES_TIMEOUT_S``) and default to the embedded backend's values when absent."""
+        return cls(settings.es_url, settings.es_index,
+                   k1=float(getattr(settings, "es_bm25_k1", 1.2)), b=float(getattr(settings, "es_bm25_b", 0.75)),
+                   request_timeout_s=float(getattr(settings, "es_timeout_s", 5.0)))
+
+    # ---- plumbing ------------------------------------------------------------
+    @contextmanager
+    def _guard(self, what: str) -> Iterator[None]:
+        try:
+            yield
+        except TransportError as exc:
+            raise BackendUnavailable(f"elasticsearch {what}: {type(exc).__name__}: {exc}") from exc
+        except ApiError as exc:
+            if exc.error == "index_not_found_exception":  # deleted behind our back: recreate next call
+                self._ready = False
+                raise BackendUnavailable(f"elasticsearch {what}: index {self._index} is missing") from exc
+            if exc.status_code in UNAVAILABLE_STATUS:
+                raise BackendUnavailable(f"elasticsearch {what}: HTTP {exc.status_code} {exc.error}") from exc
+            raise
+
+    def _ensure(self) -> None:
+        """Create template, index and meta index once per process (idempotent, lazy so that a
+        service can start while the engine is still down)."""
+        if self._ready:
+            return
+        with self._lock, self._guard("create index"):
+            if self._ready:
+                return
+            es = self._bulk_es  # index creation may take seconds on a busy node
+            self._analyzer, analysis = choose_analyzer(es)
+            es.indices.put_index_template(
+                name=f"{self._index}-template", index_patterns=[self._index], priority=500,
+                template={"settings": self._index_settings(analysis), "mappings": self._mappings()})
+            for index, body in ((self._index, {}), (self._meta, {"mappings": {"dynamic": False}})):
+                if not es.indices.exists(index=index):
+                    try:
+                        es.indices.create(index=index, settings=_single_node_settings(), **body)
+                    except ApiError as exc:
+                        if exc.error != "resource_already_exists_exception":
+                            raise
+            self._ready = True
+            log.info("elasticsearch index ready", extra={"index": self._index, "analyzer": self._analyzer})
+
+    def _index_settings(self, analysis: dict[str, Any]) -> dict[str, Any]:
+        return {**_single_node_settings(), "analysis": analysis,
+                "similarity": {"default": {"type": "BM25", "k1": self._k1, "b": self._b}}}
+
+    @staticmethod
+    def _mappings() -> dict[str, Any]:
+        props: dict[str, Any] = {
+            "doc_id": {"type": "keyword"},
+            "title": {"type": "text", "analyzer": "chsr_text"},
+            "text": {"type": "text", "analyzer": "chsr_text"},
+            "content_hash": {"type": "keyword", "index": False, "doc_values": False},
+        }
+        for name in METADATA_FIELDS:
+            props[name] = {"type": "integer"} if name in METADATA_INT else {"type": "keyword"}
+        return {"dynamic": "strict", "properties": props}
+
+    def _bump_generation(self) -> int:
+        resp = self._bulk_es.index(index=self._meta, id=GENERATION_DOC, document={"index": self._index})
+        return int(resp["_version"])
+
+    # ---- writes --------------------------------------------------------------
+    def upsert(self, docs: Sequence[Doc]) -> UpsertResult:
+        self._ensure()
+        result = UpsertResult()
+        with self._guard("upsert"):
+            known = self._hashes([d.id for d in docs])
+            changed = [d for d in docs if known.get(d.id) != d.content_hash()]
+            result.unchanged = len(docs) - len(changed)
+            for start in range(0, len(changed), BULK_CHUNK):
+                self._bulk_index(changed[start:start + BULK_CHUNK], result)
+            if result.indexed:
+                self._bulk_es.indices.refresh(index=self._index)
+                self._bump_generation()
+        return result
+
+    def _hashes(self, ids: list[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for start in range(0, len(ids), MGET_CHUNK):
+            chunk = ids[start:start + MGET_CHUNK]
+            resp = self._bulk_es.mget(index=self._index, ids=chunk, source=["content_hash"])
+            for d in resp["docs"]:
+                if d.get("found"):
+                    out[d["_id"]] = d["_source"].get("content_hash", "")
+        return out
+
+    def _bulk_index(self, docs: list[Doc], result: UpsertResult) -> None:
+        ops: list[dict[str, Any]] = []
+        for d in docs:
+            ops.append({"index": {"_index": self._index, "_id": d.id}})
+            ops.append(_to_source(d))
+        resp = self._bulk_es.bulk(operations=ops)
+        for doc, item in zip(docs, resp["items"]):
+            outcome = item["index"]
+            if outcome.get("error"):
+                result.errors.append(_item_failure(doc.id, outcome["error"]))
+            else:
+                result.indexed += 1
+
+    def delete(self, ids: Sequence[str]) -> int:
+        if not ids:
+            return 0
+        self._ensure()
+        deleted = 0
+        with self._guard("delete"):
+            for start in range(0, len(ids), BULK_CHUNK):
+                ops = [{"delete": {"_index": self._index, "_id": i}} for i in ids[start:start + BULK_CHUNK]]
+                resp = self._bulk_es.bulk(operations=ops)
+                deleted += sum(1 for item in resp["items"] if item["delete"].get("result") == "deleted")
+            if deleted:
+                self._bulk_es.indices.refresh(index=self._index)
+                self._bump_generation()
+        return deleted
+
+    # ---- queries -------------------------------------------------------------
+    def search(self, query: str, flt: Scope, k: int) -> list[Hit]:
+        if k <= 0 or not query.strip():
+            return []
+        self._ensure()
+        body = {"bool": {"must": [{"combined_fields": {"query": query, "fields": ["title", "text"]}}],
+                         "filter": scope_filter(flt)}}
+        with self._guard("search"):
+            resp = self._es.search(index=self._index, query=body, size=k, track_total_hits=False,
+                                   source_excludes=["content_hash"])
+        return [Hit(doc_id=h["_id"], score=float(h["_score"]), doc=_from_source(h["_id"], h["_source"]))
+                for h in resp["hits"]["hits"]]
+
+    def get(self, ids: Sequence[str]) -> list[Doc]:
+        if not ids:
+            return []
+        self._ensure()
+        found: dict[str, Doc] = {}
+        with self._guard("get"):
+            for start in range(0, len(ids), MGET_CHUNK):
+                resp = self._es.mget(index=self._index, ids=list(ids[start:start + MGET_CHUNK]),
+                                     source_excludes=["content_hash"])
+                found.update({d["_id"]: _from_source(d["_id"], d["_source"]) for d in resp["docs"] if d.get("found")})
+        return [found[i] for i in dict.fromkeys(ids) if i in found]
+
+    def count(self) -> int:
+        self._ensure()
+        with self._guard("count"):
+            return int(self._es.count(index=self._index)["count"])
+
+    def ids(self) -> Iterator[str]:
+        """All ids, sorted, paged with ``search_after`` on the ``doc_id`` keyword (sorting on
+        ``_id`` needs fielddata, which ES 8 disables)."""
+        self._ensure()
+        after: list[Any] | None = None
+        while True:
+            with self._guard("ids"):
+                resp = self._es.search(index=self._index, size=IDS_PAGE, source=False, track_total_hits=False,
+                                       sort=[{"doc_id": "asc"}], search_after=after)
+            hits = resp["hits"]["hits"]
+            for h in hits:
+                yield h["_id"]
+            if len(hits) < IDS_PAGE:
+                return
+            after = hits[-1]["sort"]
+
+    def generation(self) -> int:
+        self._ensure()
+        with self._guard("generation"):
+            try:
+                return int(self._es.get(index=self._meta, id=GENERATION_DOC, source=False)["_version"])
+            except NotFoundError:
+                return 0
+
+    def details(self) -> dict[str, str]:
+        return {"engine": "elasticsearch", "url": self._url, "index": self._index, "analyzer": self._analyzer,
+                "k1": str(self._k1), "b": str(self._b), "query": "combined_fields(title,text) + bool.filter"}
+
+    def drop(self) -> None:
+        """Delete the index, its meta index and template (tests and ``chsr reset`` only)."""
+        with self._guard("drop"):
+            self._es.indices.delete(index=[self._index, self._meta], ignore_unavailable=True)
+            self._es.options(ignore_status=404).indices.delete_index_template(name=f"{self._index}-template")
+        self._ready = False
+
+    def close(self) -> None:
+        self._es.close()
+
+
+#: Analyzer chains, best first. ``english`` is the stock analyzer of full distributions (Porter-style
+#: Snowball stemmer, possessives, stop words). The integ-test-zip we provision has no analysis-common
+#: module (no stemmer/snowball/kstem), but core Lucene keeps ``hunspell``; with the en_US dictionary
+#: that deploy/local installs it gives dictionary stemming (cats->cat, gases->gas). The last
+#: resort is lowercase + English stop words. All use the standard tokenizer, which splits CJK
+#: ideographs into single characters, so CJK text stays searchable (issue 2).
+ANALYZERS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("english", {"analyzer": {"chsr_text": {"type": "english"}}}),
+    ("standard+stop+hunspell_en_US", {
+        "filter": {"chsr_stop": {"type": "stop", "stopwords": "_english_"},
+                   "chsr_hunspell": {"type": "hunspell", "locale": "en_US", "dedup": True, "longest_only": True}},
+        "analyzer": {"chsr_text": {"type": "custom", "tokenizer": "standard",
+                                   "filter": ["lowercase", "chsr_stop", "chsr_hunspell"]}}}),
+    ("standard+stop", {
+        "filter": {"chsr_stop": {"type": "stop", "stopwords": "_english_"}},
+        "analyzer": {"chsr_text": {"type": "custom", "tokenizer": "standard", "filter": ["lowercase", "chsr_stop"]}}}),
+)
+
+
+def choose_analyzer(es: Elasticsearch) -> tuple[str, dict[str, Any]]:
+    """The first chain of :data:`ANALYZERS` the server accepts (probed with ``_analyze``)."""
+    for name, analysis in ANALYZERS:
+        spec = analysis["analyzer"]["chsr_text"]
+        try:
+            if spec["type"] == "custom":
+                filters = [analysis["filter"].get(f, f) for f in spec["filter"]]
+                es.indices.analyze(tokenizer=spec["tokenizer"], filter=filters, text="cats")
+            else:
+                es.indices.analyze(analyzer=spec["type"], text="cats")
+            return name, analysis
+        except ApiError as exc:
+            log.info("analyzer unavailable", extra={"analyzer": name, "reason": str(exc.message)[:200]})
+    raise RuntimeError("no usable analyzer")  # standard+stop only needs core modules
+
+
+def scope_filter(flt: Scope) -> list[dict[str, Any]]:
+    """One ``terms`` clause per constrained field, ANDed by ``bool.filter``."""
+    return [{"terms": {name: list(values)}} for name, values in flt.items()]
+
+
+def _single_node_settings() -> dict[str, Any]:
+    # One node on loopback: a replica could never be allocated (health would stay yellow).
+    return {"number_of_shards": 1, "number_of_replicas": 0}
+
+
+def _to_source(doc: Doc) -> dict[str, Any]:
+    src: dict[str, Any] = {"doc_id": doc.id, "title": doc.title, "text": doc.text, "content_hash": doc.content_hash()}
+    src.update({k: v for k, v in doc.metadata.items() if k in METADATA_FIELDS and v is not None})
+    return src
+
+
+def _from_source(doc_id: str, src: dict[str, Any]) -> Doc:
+    return Doc(id=doc_id, text=src.get("text", ""), title=src.get("title", ""),
+               metadata={name: src.get(name) for name in METADATA_FIELDS})
+
+
+def _item_failure(doc_id: str, error: dict[str, Any]) -> ItemFailure:
+    reason = str(error.get("reason", error))
+    caused = error.get("caused_by", {}).get("reason")
+    match = _FIELD_IN_REASON.search(reason)
+    field = match.group(1) if match else "document"
+    if field in METADATA_FIELDS:
+        field = f"metadata.{field}"
+    message = f"{error.get('type', 'error')}: {reason}" + (f" ({caused})" if caused else "")
+    return ItemFailure(doc_id=doc_id, field=field, message=message.split("\n", 1)[0][:400])
