@@ -1,0 +1,95 @@
+"""FusionService: FuseRequest -> :func:`services.fusion.modes.fuse` -> FuseResponse.
+
+Wiring only. Candidates keep the ``document`` their retriever attached (first list
+that carried one wins) and their input ``features``, to which fusion adds per-list raw
+score (``features["sparse"]``), rank (``sparse_rank``) and normalised score
+(``sparse_norm``). CDF calibrators are loaded once from ``calibration_dir``
+(``cdf_sparse.npz``, ``cdf_dense.npz``); a CDF mode without them falls back to
+min-max and reports ``telemetry["cdf_missing"] = 1`` instead of failing (issue 4).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+from pathlib import Path
+
+import grpc
+
+from chsr.v1 import common_pb2, fusion_pb2, fusion_pb2_grpc
+from services.fusion.calibration import Calibrator, load_calibrators
+from services.fusion.modes import FusionMode, fuse
+from services.fusion.params import FusionParams
+
+log = logging.getLogger(__name__)
+
+
+class FusionServicer(fusion_pb2_grpc.FusionServiceServicer):
+    def __init__(self, calibration_dir: Path | None = None) -> None:
+        self._calibration_dir = Path(calibration_dir) if calibration_dir else None
+        self._lock = threading.Lock()
+        self._calibrators: dict[str, Calibrator] = {}
+        self.reload_calibrators()
+
+    def reload_calibrators(self) -> dict[str, Calibrator]:
+        """(Re)read the calibration directory, e.g. after a re-index bumped the generation."""
+        loaded = load_calibrators(self._calibration_dir)
+        with self._lock:
+            self._calibrators = loaded
+        return loaded
+
+    @property
+    def calibrators(self) -> dict[str, Calibrator]:
+        with self._lock:
+            return dict(self._calibrators)
+
+    def Fuse(self, request: fusion_pb2.FuseRequest, context: grpc.ServicerContext) -> fusion_pb2.FuseResponse:
+        try:
+            mode = FusionMode.from_str(request.mode or FusionMode.RRF.value)
+            params = FusionParams.from_mapping(dict(request.params))
+            if request.k < 0:
+                raise ValueError(f"k: must be >= 0 (0 = all), got {request.k}")
+            lists, weights, carried = _read_lists(request)
+            out = fuse(lists, mode, request.k, params, self.calibrators, weights=weights)
+        except ValueError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+            raise  # unreachable with a real context; keeps type checkers honest
+        candidates = []
+        for rank, item in enumerate(out.items, start=1):
+            document, features = carried.get(item.doc_id, (None, {}))
+            merged = {**features, **item.features}
+            cand = common_pb2.Candidate(doc_id=item.doc_id, score=item.score, rank=rank, features=merged)
+            if document is not None:
+                cand.document.CopyFrom(document)
+            candidates.append(cand)
+        return fusion_pb2.FuseResponse(candidates=candidates, telemetry=out.telemetry, normaliser=out.normaliser)
+
+
+def _read_lists(request: fusion_pb2.FuseRequest) -> tuple[
+        dict[str, list[tuple[str, float]]], dict[str, float],
+        dict[str, tuple[common_pb2.Document | None, dict[str, float]]]]:
+    """Lists as plain pairs, per-list weights (0 means 1) and each doc's document + features."""
+    lists: dict[str, list[tuple[str, float]]] = {}
+    weights: dict[str, float] = {}
+    carried: dict[str, tuple[common_pb2.Document | None, dict[str, float]]] = {}
+    for i, ranked in enumerate(request.lists):
+        if not ranked.name:
+            raise ValueError(f"lists[{i}].name: empty; name each list (sparse, dense, ...)")
+        if ranked.name in lists:
+            raise ValueError(f"lists[{i}].name: duplicate list '{ranked.name}'")
+        if not math.isfinite(ranked.weight) or ranked.weight < 0:
+            raise ValueError(f"lists[{i}].weight: expected a finite number >= 0, got {ranked.weight}")
+        weights[ranked.name] = ranked.weight or 1.0
+        pairs: list[tuple[str, float]] = []
+        for cand in ranked.candidates:
+            if not cand.doc_id:
+                raise ValueError(f"lists[{i}].candidates: a candidate has an empty doc_id")
+            pairs.append((cand.doc_id, cand.score))
+            document, features = carried.get(cand.doc_id, (None, {}))
+            if document is None and cand.HasField("document"):
+                document = cand.document
+            features = {**{k: v for k, v in cand.features.items() if math.isfinite(v)}, **features}
+            carried[cand.doc_id] = (document, features)
+        lists[ranked.name] = pairs
+    return lists, weights, carried

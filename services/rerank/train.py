@@ -1,0 +1,200 @@
+"""Fine-tune a local cross-encoder on BEIR train qrels with BM25 hard negatives (issue 4).
+
+Seeds 002/003 found web-trained (MS MARCO) cross-encoders hurt on scientific text, and
+no weights can be downloaded here, so we train our own: a sentence-transformers
+``CrossEncoder`` initialised from the bundled all-MiniLM-L6-v2 (``num_labels=1``, a fresh
+linear head) on (query, positive) pairs from ``qrels/train.tsv`` and (query, negative)
+pairs mined from the top BM25 hits that are not judged relevant (``bm25s`` with its
+plain regex tokenizer and English stop words).
+
+Why a plain PyTorch loop: sentence-transformers 6's ``CrossEncoderTrainer`` (and the
+``fit`` wrapper over it) need the ``datasets`` and ``accelerate`` packages, which this
+environment does not have. The loop below uses the library's own
+``BinaryCrossEntropyLoss`` (BCE-with-logits, ``pos_weight`` = negatives per query so the
+classes balance, as in the library's MS MARCO recipe), AdamW and a linear warm-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Sequence
+
+from chsr.models import default_model_path, force_offline
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class TrainResult:
+    out_dir: str
+    queries: int
+    pairs: int
+    steps: int
+    epochs: int
+    final_loss: float
+    seconds: float
+
+
+def _read_jsonl(path: Path) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                obj = json.loads(line)
+                out[str(obj["_id"])] = obj
+    return out
+
+
+def read_qrels(path: Path) -> dict[str, dict[str, int]]:
+    """BEIR qrels TSV (header ``query-id corpus-id score``) -> {qid: {doc_id: rel}}."""
+    qrels: dict[str, dict[str, int]] = {}
+    with path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh):
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) < 3 or (n == 0 and not parts[2].lstrip("-").isdigit()):
+                continue
+            qrels.setdefault(parts[0], {})[parts[1]] = int(parts[2])
+    return qrels
+
+
+def mine_bm25_negatives(corpus_ids: Sequence[str], corpus_texts: Sequence[str], queries: dict[str, str],
+                        positives: dict[str, set[str]], per_query: int, depth: int = 30,
+                        seed: int = 42) -> dict[str, list[str]]:
+    """Top-``depth`` BM25 hits that are not positives, best first; random fill if too few."""
+    import bm25s
+
+    retriever = bm25s.BM25()
+    retriever.index(bm25s.tokenize(list(corpus_texts), stopwords="en", show_progress=False), show_progress=False)
+    qids = list(queries)
+    query_tokens = bm25s.tokenize([queries[q] for q in qids], stopwords="en", return_ids=False, show_progress=False)
+    hits, _ = retriever.retrieve(query_tokens, k=min(depth, len(corpus_ids)), show_progress=False)
+    rng = random.Random(seed)
+    negatives: dict[str, list[str]] = {}
+    for row, qid in enumerate(qids):
+        ranked = [corpus_ids[int(i)] for i in hits[row]]
+        chosen = [d for d in ranked if d not in positives[qid]][:per_query]
+        pool = [d for d in corpus_ids if d not in positives[qid] and d not in chosen]
+        rng.shuffle(pool)
+        negatives[qid] = chosen + pool[:per_query - len(chosen)]
+    return negatives
+
+
+def build_pairs(corpus_path: Path, queries_path: Path, qrels_path: Path, negatives_per_query: int,
+                bm25_depth: int, seed: int, max_pairs: int | None) -> tuple[list[tuple[str, str, float]], int]:
+    corpus = _read_jsonl(corpus_path)
+    queries = _read_jsonl(queries_path)
+    qrels = read_qrels(qrels_path)
+    texts = {d: (f"{o.get('title') or ''}\n{o['text']}" if o.get("title") else o["text"]) for d, o in corpus.items()}
+    positives = {q: {d for d, r in rels.items() if r > 0 and d in texts} for q, rels in qrels.items() if q in queries}
+    positives = {q: p for q, p in positives.items() if p}
+    if not positives:
+        raise ValueError(f"no training query in {qrels_path} has a positive judgement in the corpus")
+    qtext = {q: str(queries[q]["text"]) for q in positives}
+    ids = list(texts)
+    negatives = mine_bm25_negatives(ids, [texts[d] for d in ids], qtext, positives,
+                                    negatives_per_query, bm25_depth, seed)
+    pairs: list[tuple[str, str, float]] = []
+    for q in sorted(positives):
+        pairs.extend((qtext[q], texts[d], 1.0) for d in sorted(positives[q]))
+        pairs.extend((qtext[q], texts[d], 0.0) for d in negatives[q])
+    random.Random(seed).shuffle(pairs)
+    if max_pairs:
+        pairs = pairs[:max_pairs]
+    return pairs, len(positives)
+
+
+def train_cross_encoder(corpus_path: str | Path, queries_path: str | Path, qrels_path: str | Path,
+                        out_dir: str | Path, base_model_path: str | Path | None = None, *,
+                        negatives_per_query: int = 4, epochs: int = 1, max_pairs: int | None = None,
+                        seed: int = 42, batch_size: int = 16, learning_rate: float = 2e-5,
+                        warmup_ratio: float = 0.1, max_length: int = 256, bm25_depth: int = 30,
+                        device: str | None = None) -> TrainResult:
+    """Train and save to ``out_dir``; load the result with ``CrossEncoder(out_dir)`` or by path in rerank."""
+    force_offline()
+    import torch
+    from sentence_transformers import CrossEncoder
+    from sentence_transformers.cross_encoder.losses import BinaryCrossEntropyLoss
+    from tqdm.auto import tqdm
+    from transformers import get_linear_schedule_with_warmup
+
+    started = time.perf_counter()
+    pairs, n_queries = build_pairs(Path(corpus_path), Path(queries_path), Path(qrels_path),
+                                   negatives_per_query, bm25_depth, seed, max_pairs)
+    log.info("training on %d pairs from %d queries (%d BM25 negatives each)", len(pairs), n_queries,
+             negatives_per_query)
+    random.seed(seed)
+    torch.manual_seed(seed)
+    base = Path(base_model_path) if base_model_path else default_model_path()
+    model = CrossEncoder(str(base), num_labels=1, max_length=max_length, device=device, local_files_only=True)
+    loss_fn = BinaryCrossEntropyLoss(model, pos_weight=torch.tensor(float(max(1, negatives_per_query))))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.01)
+    steps_per_epoch = (len(pairs) + batch_size - 1) // batch_size
+    total = steps_per_epoch * epochs
+    scheduler = get_linear_schedule_with_warmup(optimizer, int(total * warmup_ratio), total)
+    rng = random.Random(seed)
+    model.train()
+    loss_value, step = float("nan"), 0
+    with tqdm(total=total, desc="train-reranker", unit="batch") as bar:
+        for epoch in range(epochs):
+            order = list(range(len(pairs)))
+            rng.shuffle(order)
+            for start in range(0, len(order), batch_size):
+                batch = [pairs[i] for i in order[start:start + batch_size]]
+                labels = torch.tensor([b[2] for b in batch], device=model.device)
+                loss = loss_fn([[b[0] for b in batch], [b[1] for b in batch]], labels)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                optimizer.step()
+                scheduler.step()
+                optimizer.zero_grad()
+                loss_value, step = float(loss.item()), step + 1
+                bar.set_postfix(epoch=epoch + 1, loss=f"{loss_value:.4f}")
+                bar.update(1)
+                if step % 50 == 0:
+                    log.info("step %d/%d loss %.4f", step, total, loss_value)
+    model.eval()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    model.save(str(out))
+    result = TrainResult(str(out), n_queries, len(pairs), step, epochs, loss_value, time.perf_counter() - started)
+    meta = {**asdict(result), "base_model": str(base), "qrels": str(qrels_path), "seed": seed,
+            "negatives_per_query": negatives_per_query, "bm25_depth": bm25_depth, "batch_size": batch_size,
+            "learning_rate": learning_rate, "max_length": max_length, "max_pairs": max_pairs}
+    (out / "chsr_training.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    log.info("saved cross-encoder to %s (%d steps, %.0fs)", out, step, result.seconds)
+    return result
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m services.rerank.train DATA_DIR OUT_DIR`` (BEIR layout: corpus.jsonl, queries.jsonl, qrels/)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("data_dir", type=Path)
+    ap.add_argument("out_dir", type=Path)
+    ap.add_argument("--split", default="train")
+    ap.add_argument("--base-model", type=Path, default=None)
+    ap.add_argument("--negatives-per-query", type=int, default=4)
+    ap.add_argument("--epochs", type=int, default=1)
+    ap.add_argument("--max-pairs", type=int, default=None)
+    ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=2e-5)
+    ap.add_argument("--seed", type=int, default=42)
+    args = ap.parse_args(argv)
+    if args.split == "test":
+        ap.error("--split test: never train on the evaluation split")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    d = args.data_dir
+    train_cross_encoder(d / "corpus.jsonl", d / "queries.jsonl", d / "qrels" / f"{args.split}.tsv", args.out_dir,
+                        args.base_model, negatives_per_query=args.negatives_per_query, epochs=args.epochs,
+                        max_pairs=args.max_pairs, seed=args.seed, batch_size=args.batch_size,
+                        learning_rate=args.lr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
