@@ -38,7 +38,7 @@ def _p(**kw: str) -> Mapping[str, str]:
 
 _RRF = _p(rrf_k="60")
 _CURRICULUM_RERANK = ("curriculum",)
-_D_PARAMS = _p(dedup_threshold="0.75")
+_D_PARAMS = _p(curriculum_dedup="0.75")  # seed 000: content dedup at 0.75 inside the curriculum reranker
 
 _BASE: list[PipelineConfig] = [
     PipelineConfig("sparse", "BM25 only (gated by client hints if given)", legs=("sparse",)),
@@ -78,9 +78,9 @@ _BASE: list[PipelineConfig] = [
                    fusion_params=_p(alpha="0.7", norm="minmax")),
     PipelineConfig("linear_zscore", "linear fusion of z-scores, alpha 0.5", fusion_mode="linear",
                    fusion_params=_p(alpha="0.5", norm="zscore")),
-    PipelineConfig("rrf_dedup", "RRF + Jaccard dedup 0.65", rerank=("dedup",), rerank_params=_p(jaccard="0.65")),
+    PipelineConfig("rrf_dedup", "RRF + Jaccard dedup 0.65", rerank=("dedup",), rerank_params=_p(dedup_threshold="0.65")),
     PipelineConfig("rrf_dedup_mmr", "RRF + Jaccard dedup 0.65 + MMR lambda 0.7", rerank=("dedup", "mmr"),
-                   rerank_params=_p(jaccard="0.65", mmr_lambda="0.7")),
+                   rerank_params=_p(dedup_threshold="0.65", mmr_lambda="0.7")),
 ]
 
 

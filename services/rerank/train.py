@@ -171,10 +171,9 @@ def train_cross_encoder(corpus_path: str | Path, queries_path: str | Path, qrels
     return result
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m services.rerank.train DATA_DIR OUT_DIR`` (BEIR layout: corpus.jsonl, queries.jsonl, qrels/)."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("data_dir", type=Path)
+def add_train_arguments(ap: argparse.ArgumentParser) -> None:
+    """Arguments shared by ``python -m services.rerank.train`` and ``chsr train-reranker``."""
+    ap.add_argument("data_dir", type=Path, help="BEIR folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv")
     ap.add_argument("out_dir", type=Path)
     ap.add_argument("--split", default="train")
     ap.add_argument("--base-model", type=Path, default=None)
@@ -184,16 +183,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--batch-size", type=int, default=16)
     ap.add_argument("--lr", type=float, default=2e-5)
     ap.add_argument("--seed", type=int, default=42)
-    args = ap.parse_args(argv)
+
+
+def run_training(args: argparse.Namespace) -> int:
     if args.split == "test":
-        ap.error("--split test: never train on the evaluation split")
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+        raise SystemExit("error: --split test: never train on the evaluation split")
     d = args.data_dir
     train_cross_encoder(d / "corpus.jsonl", d / "queries.jsonl", d / "qrels" / f"{args.split}.tsv", args.out_dir,
                         args.base_model, negatives_per_query=args.negatives_per_query, epochs=args.epochs,
                         max_pairs=args.max_pairs, seed=args.seed, batch_size=args.batch_size,
                         learning_rate=args.lr)
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m services.rerank.train DATA_DIR OUT_DIR`` (BEIR layout: corpus.jsonl, queries.jsonl, qrels/)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_train_arguments(ap)
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    return run_training(args)
 
 
 if __name__ == "__main__":
