@@ -1,0 +1,110 @@
+"""Content-type extraction: what kind of evidence the student asks for.
+
+Kinds (``vocabulary.json`` -> ``content_types``): *answer* phrases (mark scheme,
+参考答案 -> mark_scheme; worked solution, 解析 -> solution), *reference* phrases
+(textbook, chapter -> textbook; syllabus, curriculum standard -> syllabus) and
+*question* words (question, MCQ, QCM, Aufgabe, 题目 -> exam_question).
+
+Two rules keep the constraint from excluding what was asked for:
+
+* a question and its answer requested together ("problem 7 and its solution",
+  "题目加评分标准", "... with solutions") -> no content-type constraint;
+* a reference type in a cross-subject query ("Ohm's law ... (physics + algebra
+  standard)") often qualifies only one of the subjects -> not used as a constraint,
+  unless the corpus index shows that every named subject has that type (then
+  "college chemistry and maths textbooks" keeps ``textbook``).
+
+A question number or an exam board alone implies ``exam_question`` with a low
+confidence; without any exam context a "table" asks for reference material
+(``textbook``) and a question-shaped query for an exam item. Content type is a
+topic constraint that the ladder's W1 drops anyway.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from services.gate.lexicon import Hit, SpanText
+from services.gate.vocabulary import Vocabulary
+
+IMPLIED = 0.5
+#: A query phrased as a question (a '?', "which", "pourquoi", 哪...) with no other signal: a pasted exam item.
+QUESTION_SHAPED = 0.4
+REFERENCE_IN_CROSS_SUBJECT = 0.3
+_TRAILING_DETERMINERS = re.compile(r"\s*(?:its|their|the|his|her|sa|son|ses|le|la|les|die|der|das|su|sus|其|的)\s*$")
+
+
+def find_content_terms(st: SpanText, vocab: Vocabulary) -> list[Hit]:
+    """Find and claim content-type phrases (before subjects and topic cues are read)."""
+    hits = vocab.content_type_terms.find(st)
+    for hit in hits:
+        if hit.value[1] != "weak_reference":  # "table" stays readable as part of a topic ("frequency table")
+            st.claim(hit.start, hit.end, "content_type")
+    return hits
+
+
+def content_type(
+    st: SpanText, hits: list[Hit], vocab: Vocabulary, *, subjects: tuple[str, ...], levels: tuple[str, ...],
+    numbered: bool, board_default: str | None,
+) -> tuple[tuple[str, ...], float, str] | None:
+    spans = [(h.start, h.end, h.value[1], h.value[0], h.text) for h in hits]
+    spans += [(s, e, "question", "exam_question", "") for s, e, label in st.claims if label == "question_number"]
+    spans.sort()
+    if _both_requested(st.text, spans, vocab):
+        return (), 0.0, "question and answer requested together: no content-type constraint"
+    for kind in ("answer", "reference"):
+        chosen = [sp for sp in spans if sp[2] == kind]
+        if chosen:
+            values = tuple(dict.fromkeys(sp[3] for sp in chosen))
+            evidence = ", ".join(sp[4] for sp in chosen)
+            if kind == "reference" and len(subjects) > 1 and not _all_have(vocab, subjects, values, levels):
+                return values, REFERENCE_IN_CROSS_SUBJECT, f"{evidence} (cross-subject query: qualifies one subject only)"
+            return values, max(vocab_conf(hits, kind)), evidence
+    questions = [sp for sp in spans if sp[2] == "question" and sp[4]]
+    if questions:
+        return ("exam_question",), max(vocab_conf(hits, "question")), ", ".join(sp[4] for sp in questions)
+    if numbered:
+        return ("exam_question",), IMPLIED, "implied by the question number"
+    if board_default:
+        confidence = IMPLIED if board_default == "exam_question" else 0.85
+        return (board_default,), confidence, "implied by the exam board"
+    weak = [sp for sp in spans if sp[2] == "weak_reference"]
+    if weak:
+        return tuple(dict.fromkeys(sp[3] for sp in weak)), max(vocab_conf(hits, "weak_reference")), weak[0][4]
+    if "?" in st.text or vocab.question_words.find(st):
+        return ("exam_question",), QUESTION_SHAPED, "question-shaped query"
+    return None
+
+
+def _all_have(vocab: Vocabulary, subjects: tuple[str, ...], values: tuple[str, ...], levels: tuple[str, ...]) -> bool:
+    """True when the corpus holds this reference type for every subject (so it cannot exclude one of them)."""
+    return all(any(vocab.subject_has_content(s, v, levels) for v in values) for s in subjects)
+
+
+def vocab_conf(hits: list[Any], kind: str) -> list[float]:
+    return [h.value[2] for h in hits if h.value[1] == kind] or [IMPLIED]
+
+
+def _both_requested(text: str, spans: list[tuple], vocab: Vocabulary) -> bool:
+    """An answer phrase coordinated with a question phrase, or introduced by "with"."""
+    spec = vocab.data["content_types"]
+    coordinators = {c.lower() for c in spec["coordinators"]}
+    with_words = sorted((w.lower() for w in spec["with_words"]), key=len, reverse=True)
+    with_re = re.compile(r"(?:^|[^0-9a-z])(?:" + "|".join(re.escape(w) for w in with_words) + r")\s*$")
+    for i, (start, end, kind, _, _) in enumerate(spans):
+        if kind != "answer":
+            continue
+        before = text[max(0, start - 30):start].lower()
+        if with_re.search(_TRAILING_DETERMINERS.sub("", before)):
+            return True
+        if i > 0 and spans[i - 1][2] == "question" and _is_coordinator(text[spans[i - 1][1]:start], coordinators):
+            return True
+        if i + 1 < len(spans) and spans[i + 1][2] == "question" and _is_coordinator(text[end:spans[i + 1][0]], coordinators):
+            return True
+    return False
+
+
+def _is_coordinator(gap: str, coordinators: set[str]) -> bool:
+    gap = _TRAILING_DETERMINERS.sub("", gap.strip().lower()).strip()
+    return gap in coordinators

@@ -1,0 +1,152 @@
+"""Build the corpus-derived half of the gate vocabulary from a corpus's metadata.
+
+The bundled ``vocabulary.json`` holds generic, hand-written knowledge (synonyms,
+level names, boards). What a *particular* corpus contains — its canonical values,
+its papers and which (paper, year, session) combinations exist — is read from the
+corpus itself (issue 5: "can be built from a corpus's metadata"). The gate uses it
+to recognise paper names, to resolve colloquial Gaokao variants (全国III卷 ->
+新课标III in 2019) and to tell an exact scope that cannot match anything (a year
+after the corpus ends, a paper that does not exist) from one that is merely thin.
+
+The output is a small JSON document, written by :func:`write_corpus_vocabulary`
+and loaded with ``Vocabulary.load(path)`` (env ``CHSR_VOCABULARY_PATH``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+CORPUS_SCHEMA = "chsr-gate-corpus-vocabulary/1"
+VALUE_FIELDS = ("subject", "level", "year", "session", "content_type", "exam_board", "language")
+#: Papers named "<board prefix> Grade N <rest>" become templates so the gate can name
+#: a requested paper even when that grade is absent (e.g. "NYSED Regents Grade 6 Science").
+_GRADE_PAPER = re.compile(r"^(?P<pre>.*\bGrade )(?P<n>\d{1,2}|K)(?P<post>(?: .*)?)$")
+
+
+def _new_paper() -> dict[str, Any]:
+    return {"subject": set(), "level": set(), "exam_board": set(), "content_types": set(), "years": defaultdict(set)}
+
+
+def build_vocabulary_from_corpus(corpus_jsonl: str | Path) -> dict[str, Any]:
+    """Collect the canonical values and the paper index of a BEIR-style corpus file.
+
+    Each line is ``{"_id", "text", "metadata": {...}}`` (curriculum README). Lines
+    that are not JSON objects are skipped; the count is reported under ``skipped``.
+    """
+    path = Path(corpus_jsonl)
+    values: dict[str, set] = {name: set() for name in VALUE_FIELDS}
+    papers: dict[str, dict[str, Any]] = defaultdict(_new_paper)
+    subject_levels: set[tuple[str, str]] = set()
+    subject_content: set[tuple[str, str, str]] = set()
+    board_years: dict[str, set[int]] = defaultdict(set)
+    templates: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    documents = skipped = 0
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError:
+                skipped += 1
+                continue
+            meta = obj.get("metadata") if isinstance(obj, dict) else None
+            if not isinstance(meta, dict):
+                skipped += 1
+                continue
+            documents += 1
+            for name in VALUE_FIELDS:
+                if meta.get(name) is not None:
+                    values[name].add(meta[name])
+            subject, level, board, year = meta.get("subject"), meta.get("level"), meta.get("exam_board"), meta.get("year")
+            if subject and level:
+                subject_levels.add((subject, level))
+                if meta.get("content_type"):
+                    subject_content.add((subject, meta["content_type"], level))
+            if board and isinstance(year, int):
+                board_years[board].add(year)
+            paper = meta.get("paper")
+            if paper:
+                _index_paper(papers[paper], meta)
+                _index_template(templates, paper, meta)
+    return {
+        "schema": CORPUS_SCHEMA,
+        "source": path.name,
+        "documents": documents,
+        "skipped": skipped,
+        "values": {name: sorted(vals, key=str) for name, vals in values.items()},
+        "papers": {name: _paper_json(info) for name, info in sorted(papers.items())},
+        "subject_levels": sorted([s, l] for s, l in subject_levels),
+        "subject_content_levels": sorted([s, c, l] for s, c, l in subject_content),
+        "board_years": {board: sorted(years) for board, years in sorted(board_years.items())},
+        "paper_templates": {
+            board: {subj: {"template": t["template"], "grades": sorted(t["grades"], key=_grade_key)} for subj, t in by.items()}
+            for board, by in sorted(templates.items())
+        },
+    }
+
+
+def _index_paper(info: dict[str, Any], meta: dict[str, Any]) -> None:
+    for name, key in (("subject", "subject"), ("level", "level"), ("exam_board", "exam_board"), ("content_type", "content_types")):
+        if meta.get(name) is not None:
+            info[key].add(meta[name])
+    year = meta.get("year")
+    if isinstance(year, int):
+        info["years"][str(year)].add(meta.get("session"))
+
+
+def _index_template(templates: dict[str, dict[str, dict[str, Any]]], paper: str, meta: dict[str, Any]) -> None:
+    match = _GRADE_PAPER.match(paper)
+    board, subject = meta.get("exam_board"), meta.get("subject")
+    if not match or not board or not subject:
+        return
+    template = f"{match['pre']}{{n}}{match['post']}"
+    entry = templates[board].setdefault(subject, {"template": template, "grades": set()})
+    if entry["template"] == template:
+        entry["grades"].add(match["n"])
+
+
+def _grade_key(grade: str) -> int:
+    return 0 if grade == "K" else int(grade)
+
+
+def _paper_json(info: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "subject": sorted(info["subject"]),
+        "level": sorted(info["level"]),
+        "exam_board": sorted(info["exam_board"]),
+        "content_types": sorted(info["content_types"]),
+        "years": {y: sorted(s, key=lambda v: "" if v is None else v) for y, s in sorted(info["years"].items())},
+    }
+
+
+def write_corpus_vocabulary(corpus_jsonl: str | Path, out_path: str | Path) -> Path:
+    """Build the corpus vocabulary and write it as JSON (UTF-8, human-readable)."""
+    out = Path(out_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    data = build_vocabulary_from_corpus(corpus_jsonl)
+    out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m services.gate.corpus_vocabulary CORPUS.jsonl OUT.json`` (then set CHSR_VOCABULARY_PATH=OUT.json)."""
+    import argparse
+    import logging
+
+    parser = argparse.ArgumentParser(description="Build the gate's corpus-derived vocabulary.")
+    parser.add_argument("corpus", type=Path, help="BEIR corpus.jsonl with curriculum metadata")
+    parser.add_argument("out", type=Path, help="output JSON (load with CHSR_VOCABULARY_PATH)")
+    args = parser.parse_args(argv)
+    out = write_corpus_vocabulary(args.corpus, args.out)
+    logging.basicConfig(level=logging.INFO)
+    logging.getLogger(__name__).info("wrote %s", out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

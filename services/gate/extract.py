@@ -1,0 +1,202 @@
+"""Scope extraction from the query text, with per-field confidence (issue 5, seed 000 s.3.4).
+
+Extractors run in a fixed order and claim the spans they consume (see
+``lexicon.py``): question number -> year -> level -> paper / board -> content
+type -> subject -> topic cues; then the subject, the content type and the paper
+are decided from what was found. Each field gets a confidence and the matched text
+as evidence. Confidence tiers (why they matter is in ``ladder.py``):
+
+* >= 0.7: a hard constraint, kept by W1;
+* 0.35 - 0.7: *soft* — part of the W0 scope, dropped by W1 (wrong-subject
+  guesses, "year 9", "AP", an unknown paper);
+* < 0.35: reported but not used as a constraint.
+
+Strict keys (relaxation must not drop them, W2 is skipped): an explicit paper
+the corpus knows (or that could not be checked) and an explicit question number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from chsr.scope import Scope
+from services.gate import papers as paper_mod
+from services.gate import subjects as subject_mod
+from services.gate.content import content_type, find_content_terms
+from services.gate.lexicon import SpanText, find_pattern, parse_number
+from services.gate.vocabulary import Vocabulary
+
+SOFT_BELOW = 0.7
+DROP_BELOW = 0.35
+STRICT_MIN = 0.8
+YEAR_MULTI = 0.6
+_YEAR = re.compile(r"(?<![0-9A-Za-z_^.\-/])(?P<y>(?:19|20)\d\d)(?:\s*年)?(?![0-9A-Za-z_^])")
+_OPERATORS = set("=+-*/<>^_")
+
+
+@dataclass
+class Extraction:
+    """What the text says about the scope (before client hints are merged)."""
+
+    scope: Scope
+    confidence: dict[str, tuple[float, str]]
+    strict_keys: list[str]
+    soft_fields: dict[str, str] = field(default_factory=dict)
+    text: str = ""
+    remaining: str = ""
+    topic_groups: list[str] = field(default_factory=list)
+    topic_spans: list[tuple[int, int]] = field(default_factory=list)
+
+
+def extract_scope(query: str, vocab: Vocabulary) -> Extraction:
+    st = SpanText(query)
+    fields: dict[str, tuple[tuple, float, str]] = {}
+    _put(fields, "question_number", _question_numbers(st, vocab))
+    _put(fields, "year", _years(st, vocab))
+    levels = _levels(st, vocab)
+    mentions = paper_mod.find_mentions(st, vocab, has_grade=any(v.startswith("grade_") for v in (levels or ((),))[0]))
+    defaults = paper_mod.board_defaults(mentions, vocab)
+    content_hits = find_content_terms(st, vocab)
+    named = subject_mod.find_named(st, vocab)
+    topics = subject_mod.find_topics(st, vocab)
+    level_values = _pick_level(levels, defaults)
+    subject = subject_mod.resolve_subject(
+        named, topics, vocab, board_subject=defaults["subject"], levels=level_values[0] if level_values else (),
+        track_math=mentions.track_subject and bool(mentions.variants),
+        paper_named=bool(mentions.patterned or mentions.variants or "question_number" in fields),
+    )
+    if subject:
+        fields["subject"] = (subject.values, subject.confidence, subject.evidence)
+    _put(fields, "level", level_values)
+    _put(fields, "content_type", content_type(
+        st, content_hits, vocab, subjects=fields.get("subject", ((),))[0], levels=fields.get("level", ((),))[0],
+        numbered="question_number" in fields,
+        board_default=defaults["content_type"] if defaults["exam_board"] else None,
+    ))
+    paper = paper_mod.resolve_paper(
+        st, mentions, vocab, subjects=subject.values if subject else (), levels=fields.get("level", ((),))[0],
+        years=fields.get("year", ((),))[0], content_types=fields.get("content_type", ((),))[0],
+    )
+    if paper:
+        _apply_paper(fields, paper, vocab)
+    if defaults["exam_board"] and "exam_board" not in fields:
+        fields["exam_board"] = (defaults["exam_board"], 0.9, "board named")
+    return _assemble(st, fields, topics)
+
+
+def _put(fields: dict, name: str, value: tuple | None) -> None:
+    if value and value[0]:
+        fields[name] = value
+    elif value and value[2]:
+        fields[name] = value  # an explicit "no constraint" decision, reported with its evidence
+
+
+def _question_numbers(st: SpanText, vocab: Vocabulary) -> tuple | None:
+    found: list[tuple[int, float, str]] = []
+    for pattern, spec in vocab.question_number_patterns:
+        for match in find_pattern(st, pattern, case_sensitive=bool(spec.get("case_sensitive"))):
+            number = parse_number(match.group("n"))
+            if number:
+                found.append((number, spec["confidence"], match.group(0)))
+                st.claim(match.start(), match.end(), "question_number")
+    if not found:
+        return None
+    numbers = tuple(dict.fromkeys(n for n, _, _ in found))
+    confidence = min(c for _, c, _ in found) if len(numbers) == 1 else 0.6
+    return numbers, confidence, ", ".join(t for _, _, t in found)
+
+
+def _years(st: SpanText, vocab: Vocabulary) -> tuple | None:
+    low, high = vocab.data["years"]["min"], vocab.data["years"]["max"]
+    found: list[tuple[int, str]] = []
+    view = st.view(case_sensitive=True)
+    for match in _YEAR.finditer(view):
+        year = int(match.group("y"))
+        before = view[: match.start()].rstrip()
+        if not low <= year <= high or (before and before[-1] in _OPERATORS):
+            continue  # out of range, or a number inside a formula ("x = 2000")
+        found.append((year, match.group(0)))
+        st.claim(match.start(), match.end(), "year")
+    if not found:
+        return None
+    years = tuple(dict.fromkeys(y for y, _ in found))
+    return years, (0.9 if len(years) == 1 else YEAR_MULTI), ", ".join(t for _, t in found)
+
+
+def _levels(st: SpanText, vocab: Vocabulary) -> tuple | None:
+    """Explicit grades beat bands: 'MCAS high school (grade 9)' -> grade_9."""
+    words = vocab.data["levels"]["number_words"]
+    grades: list[tuple[str, float, str]] = []
+    bands: list[tuple[tuple, float, str]] = []
+    for pattern, spec in vocab.level_patterns:
+        for match in find_pattern(st, pattern):
+            groups = match.groupdict()
+            raw = groups.get("w") or groups.get("n") or ""
+            n = int(raw) if raw.isdigit() else words.get(raw)
+            if n is None:
+                continue
+            n += spec.get("offset", 0)
+            if 0 <= n <= 12:
+                grades.append(("grade_k" if n == 0 else f"grade_{n}", spec["confidence"], match.group(0)))
+                st.claim(match.start(), match.end(), "level")
+    for hit in vocab.level_aliases.find(st):
+        values, confidence = hit.value
+        st.claim(hit.start, hit.end, "level")
+        if len(values) == 1 and values[0].startswith("grade_"):
+            grades.append((values[0], confidence, hit.text))
+        else:
+            bands.append((values, confidence, hit.text))
+    if grades:
+        return tuple(dict.fromkeys(g for g, _, _ in grades)), max(c for _, c, _ in grades), ", ".join(t for _, _, t in grades)
+    if bands:
+        values = tuple(dict.fromkeys(v for vals, _, _ in bands for v in vals))
+        return values, min(c for _, c, _ in bands), ", ".join(t for _, _, t in bands)
+    return None
+
+
+def _pick_level(levels: tuple | None, defaults: dict) -> tuple | None:
+    """A board's level (Gaokao -> grade_12) beats a band named beside it (高中)."""
+    board_level = defaults.get("level")
+    if board_level and (not levels or not any(v.startswith("grade_") for v in levels[0])):
+        return (board_level,), 0.9, "implied by the exam board"
+    return levels
+
+
+def _apply_paper(fields: dict, paper: paper_mod.PaperDecision, vocab: Vocabulary) -> None:
+    """The paper's own metadata (from the corpus index) wins over looser mentions."""
+    fields["paper"] = (paper.papers, paper.confidence, paper.evidence)
+    infos = [i for i in (vocab.paper(p) for p in (*paper.papers, paper.like or "")) if i is not None]
+    sessions = paper.session or tuple(dict.fromkeys(s for i in infos for ss in i.years.values() for s in ss if s and not paper.like))
+    if sessions:
+        fields["session"] = (sessions, 0.95, paper.evidence)
+    level = tuple(dict.fromkeys(v for i in infos for v in i.level)) or paper.level
+    if level:
+        fields["level"] = (level, 0.95, f"implied by paper {paper.evidence}")
+    subjects = tuple(dict.fromkeys(v for i in infos for v in i.subject))
+    if subjects:
+        fields["subject"] = (subjects, max(0.9, fields.get("subject", ((), 0.0, ""))[1]), f"implied by paper {paper.evidence}")
+    boards = tuple(dict.fromkeys(v for i in infos for v in i.exam_board))
+    if boards:
+        fields["exam_board"] = (boards, 0.95, f"implied by paper {paper.evidence}")
+
+
+def _assemble(st: SpanText, fields: dict, topics: subject_mod.TopicHits) -> Extraction:
+    scope_values: dict[str, tuple] = {}
+    confidence: dict[str, tuple[float, str]] = {}
+    soft: dict[str, str] = {}
+    for name, (values, conf, evidence) in fields.items():
+        confidence[name] = (round(float(conf), 3), evidence)
+        if not values or conf < DROP_BELOW:
+            continue
+        scope_values[name] = values
+        if conf < SOFT_BELOW:
+            soft[name] = f"low confidence {conf:.2f}"
+    strict = [k for k in ("paper", "question_number") if k in scope_values and confidence[k][0] >= STRICT_MIN]
+    for key in strict:
+        soft.pop(key, None)
+    return Extraction(
+        scope=Scope.from_dict(scope_values), confidence=confidence, strict_keys=strict, soft_fields=soft,
+        text=st.text, remaining=st.remaining(), topic_groups=sorted({g for gs in topics.by_subject.values() for g in gs}),
+        topic_spans=list(topics.spans),
+    )

@@ -1,0 +1,170 @@
+"""Subject extraction: named subjects, topic cues and the wrong-subject check.
+
+Named subjects come from the vocabulary's multilingual names (physique, Physik,
+física, 物理 -> physics). Every named subject is kept, so a cross-subject query
+gets a multi-valued constraint (the seed's gate broke 5 of 11 cross-subject
+cases by forcing one subject, seed 000 section 4.4).
+
+Students sometimes name the wrong subject ("chemistry quiz ... which gas do
+plants use", "question d'économie : pourquoi les étoiles filantes ..."; curriculum
+README, adversarial cases). The vocabulary's topic cues (multilingual concept
+groups per subject) are counted; when *none* of the named subjects - nor their
+parent, children or affine subjects (politics~economics...) - has a cue but
+another subject does, the topic wins with a low confidence (two or more contrary
+concepts replace the named subject, a single one is added beside it): the value
+is still a W0 constraint but the ladder's W1 drops it (issue 5, "per-field
+confidence"). With no subject named at all, a subject is inferred from the cues
+the same way (with its parent: photosynthesis -> biology|science), also soft.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from services.gate.lexicon import Hit, SpanText
+from services.gate.vocabulary import Vocabulary
+
+#: Confidence of a subject inferred from topic cues against the named one (soft: below the ladder's 0.7).
+TOPIC_OVERRIDE = 0.55
+TOPIC_OVERRIDE_TIE = 0.45
+#: No subject named: a topic-inferred subject is a soft W0 constraint only.
+TOPIC_INFERRED = 0.5
+#: Distinct contrary concepts needed to replace a named subject (one concept only adds a second value).
+OVERRIDE_MIN_CONCEPTS = 2
+BOARD_IMPLIED = 0.9
+
+
+@dataclass(frozen=True)
+class SubjectDecision:
+    values: tuple[str, ...]
+    confidence: float
+    evidence: str
+
+
+@dataclass
+class TopicHits:
+    """Distinct cue groups hit per subject, and the matched text per group."""
+
+    by_subject: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    texts: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def count(self, subject: str) -> int:
+        return len(self.by_subject.get(subject, ()))
+
+
+def find_named(st: SpanText, vocab: Vocabulary) -> list[Hit]:
+    hits = vocab.subject_names.find(st)
+    for hit in hits:
+        st.claim(hit.start, hit.end, "subject")
+    return hits
+
+
+def find_topics(st: SpanText, vocab: Vocabulary) -> TopicHits:
+    """Count cue groups over the unclaimed text (cues are not claimed: they are topic terms)."""
+    found = TopicHits()
+    for hit in vocab.topic_cues.find(st):
+        found.spans.append((hit.start, hit.end))
+        for subject, group in hit.value:
+            found.by_subject[subject].add(group)
+            found.texts[group].append(hit.text)
+    return found
+
+
+def resolve_subject(
+    named: list[Hit], topics: TopicHits, vocab: Vocabulary, *,
+    board_subject: str | None, levels: tuple[str, ...], track_math: bool = False, paper_named: bool = False,
+) -> SubjectDecision | None:
+    """``track_math``: a Gaokao maths paper was named (理数/文数), which outranks a free subject word;
+    ``paper_named``: an explicit paper reference, where a single contrary cue is not enough."""
+    values: list[str] = []
+    for hit in named:
+        values += [s for s in hit.value[0] if s not in values]
+    if track_math:
+        others = [v for v in values if v != "mathematics"]
+        evidence = "maths paper named" + (f"; named {others} contradicted by the paper" if others else "")
+        return SubjectDecision(("mathematics",), 0.9, evidence)
+    if not values:
+        if board_subject:
+            return SubjectDecision((board_subject,), BOARD_IMPLIED, "implied by the exam board")
+        return _inferred(topics, vocab, levels)
+    confidence = min([hit.value[1] for hit in named] or [0.95])
+    decision = SubjectDecision(tuple(values), confidence, ", ".join(h.text for h in named) or "track")
+    override = _topic_override(decision, topics, vocab, levels, allow_union=not paper_named)
+    if override is not None:
+        decision = override
+    if board_subject:
+        decision = _apply_board(decision, board_subject, vocab)
+    return decision
+
+
+def _support(subject: str, topics: TopicHits, vocab: Vocabulary) -> int:
+    related = {subject} | vocab.affinity.get(subject, set())
+    related |= {child for child, parent in vocab.subject_parents.items() if parent == subject}
+    if (parent := vocab.subject_parent(subject)) is not None:
+        related.add(parent)
+    return sum(topics.count(s) for s in related)
+
+
+def _winners(topics: TopicHits, exclude: tuple[str, ...] = ()) -> tuple[list[str], int, list[str]]:
+    counts = {s: topics.count(s) for s in topics.by_subject if s not in exclude}
+    best = max(counts.values(), default=0)
+    winners = sorted(s for s, c in counts.items() if c == best) if best else []
+    cues = sorted({t for s in winners for g in topics.by_subject[s] for t in topics.texts[g]})
+    return winners, best, cues
+
+
+def _topic_override(
+    decision: SubjectDecision, topics: TopicHits, vocab: Vocabulary, levels: tuple[str, ...], *, allow_union: bool,
+) -> SubjectDecision | None:
+    """Named subject(s) without any topical support: 2+ contrary concepts replace them, 1 is added beside them."""
+    if any(_support(s, topics, vocab) > 0 for s in decision.values):
+        return None
+    winners, best, cues = _winners(topics, exclude=decision.values)
+    if not winners:
+        return None
+    evidence = f"topic cues {cues} contradict named {list(decision.values)} ({decision.evidence})"
+    if best >= OVERRIDE_MIN_CONCEPTS:
+        values = _parent_at_level(winners, vocab, levels)
+        return SubjectDecision(tuple(values), TOPIC_OVERRIDE if len(values) == 1 else TOPIC_OVERRIDE_TIE, evidence)
+    if not allow_union:
+        return None
+    values = _parent_at_level([*decision.values, *winners], vocab, levels)
+    return SubjectDecision(tuple(values), TOPIC_OVERRIDE_TIE, evidence + "; kept both")
+
+
+def _inferred(topics: TopicHits, vocab: Vocabulary, levels: tuple[str, ...]) -> SubjectDecision | None:
+    """No subject named: the topic's subject, plus its parent (grade-school items are filed as science)."""
+    winners, best, cues = _winners(topics)
+    if len(winners) != 1:
+        return None
+    return SubjectDecision((winners[0],), TOPIC_INFERRED, f"inferred from topic cues {cues}")
+
+
+def _parent_at_level(subjects: list[str], vocab: Vocabulary, levels: tuple[str, ...]) -> list[str]:
+    """A discipline the corpus does not file at this level becomes its parent (physics@grade_5 -> science).
+
+    Curriculum README: grade 3-9 items are filed as general ``science``.
+    """
+    if len(levels) != 1:
+        return subjects
+    out: list[str] = []
+    for subject in subjects:
+        parent = vocab.subject_parent(subject)
+        if parent and vocab.subject_level_exists(subject, levels[0]) is False and vocab.subject_level_exists(parent, levels[0]):
+            subject = parent
+        if subject not in out:
+            out.append(subject)
+    return out
+
+
+def _apply_board(decision: SubjectDecision, board_subject: str, vocab: Vocabulary) -> SubjectDecision:
+    """A board that files general science maps named disciplines to it (NY grade 8 'physics' test -> science)."""
+    mapped = tuple(dict.fromkeys(
+        board_subject if vocab.subject_parent(s) == board_subject else s for s in decision.values
+    ))
+    if mapped == decision.values:
+        return decision
+    evidence = f"{decision.evidence}; board files {board_subject}"
+    return SubjectDecision(mapped, max(decision.confidence, BOARD_IMPLIED), evidence)

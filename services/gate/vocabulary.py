@@ -1,0 +1,299 @@
+"""The gate's curriculum vocabulary: data loaded from files, not code (issue 5).
+
+Two layers are merged:
+
+* the bundled ``vocabulary.json`` — hand-written generic knowledge: canonical
+  subjects with synonyms in en/fr/de/es/zh, level names (grades, bands, CM1,
+  O/A level, 高中...), content-type phrases, question-number forms, exam boards
+  and paper families, topic cues;
+* optionally a corpus-derived file built by :func:`build_vocabulary_from_corpus`
+  (env ``CHSR_VOCABULARY_PATH``) — the canonical values a corpus actually holds,
+  its papers, and which (paper, year, session) combinations exist.
+
+Without the corpus layer the gate still extracts every field; with it, it can
+also resolve colloquial paper names and detect unsatisfiable constraints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Mapping
+
+from chsr.scope import Scope
+from services.gate.corpus_vocabulary import CORPUS_SCHEMA, build_vocabulary_from_corpus, write_corpus_vocabulary
+from services.gate.lexicon import AliasTable, compile_patterns
+
+BUNDLED_PATH = Path(__file__).with_name("vocabulary.json")
+#: The project's own demo corpus (data/demo), the embedded default's data.
+DEMO_CORPUS = Path(__file__).resolve().parents[2] / "data" / "demo" / "corpus.jsonl"
+ENV_VAR = "CHSR_VOCABULARY_PATH"
+#: Confidence of a subject named by its main name, a branch (algebra) or a weak name (economy).
+NAME_CONFIDENCE = {"names": 0.95, "branch_names": 0.8, "weak_names": 0.6}
+GROUP_CONFIDENCE = 0.8
+
+
+@dataclass(frozen=True)
+class PaperInfo:
+    """What the corpus says about one paper."""
+
+    name: str
+    subject: tuple[str, ...]
+    level: tuple[str, ...]
+    exam_board: tuple[str, ...]
+    years: Mapping[int, tuple[str | None, ...]]
+    content_types: tuple[str, ...] = ()
+
+
+class Vocabulary:
+    """Merged vocabulary with compiled matchers and corpus look-ups."""
+
+    def __init__(self, data: Mapping[str, Any], corpus: Mapping[str, Any] | None = None) -> None:
+        self.data = data
+        self.corpus = corpus or {}
+        self.boards: list[dict[str, Any]] = list(data.get("boards", []))
+        self._known_cache: dict[str, frozenset] = {}
+
+    # ---- loading --------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "Vocabulary":
+        """The bundled vocabulary, merged with a corpus-derived file when ``path`` is given.
+
+        ``path`` is a file written by :func:`write_corpus_vocabulary` (``.json``) or a
+        corpus itself (``.jsonl``, indexed in memory; fine for small corpora such as the demo).
+        """
+        data = json.loads(BUNDLED_PATH.read_text(encoding="utf-8"))
+        if not path:
+            return cls(data)
+        if str(path).endswith(".jsonl"):
+            return cls(data, build_vocabulary_from_corpus(path))
+        extra = json.loads(Path(path).read_text(encoding="utf-8"))
+        if extra.get("schema") != CORPUS_SCHEMA:
+            raise ValueError(f"{path}: not a corpus vocabulary (schema {extra.get('schema')!r}, expected {CORPUS_SCHEMA!r})")
+        return cls(data, extra)
+
+    @classmethod
+    def from_env(cls) -> "Vocabulary":
+        """``CHSR_VOCABULARY_PATH`` (settings ``vocabulary_path``); else the demo corpus if present; else bundled only."""
+        path = os.environ.get(ENV_VAR, "")
+        if not path:
+            from chsr.config import get_settings
+
+            path = get_settings().vocabulary_path
+        if not path and DEMO_CORPUS.is_file():
+            path = str(DEMO_CORPUS)
+        return cls.load(path or None)
+
+    @classmethod
+    def from_corpus(cls, corpus_jsonl: str | Path) -> "Vocabulary":
+        """Bundled vocabulary + a corpus index built in memory (tests, benchmarks)."""
+        data = json.loads(BUNDLED_PATH.read_text(encoding="utf-8"))
+        return cls(data, build_vocabulary_from_corpus(corpus_jsonl))
+
+    @property
+    def has_corpus(self) -> bool:
+        return bool(self.corpus)
+
+    # ---- compiled matchers (built once per process) ---------------------
+    @cached_property
+    def subject_names(self) -> AliasTable:
+        entries: list[tuple[str, Any]] = []
+        for subject, spec in self.data["subjects"].items():
+            for key, conf in NAME_CONFIDENCE.items():
+                entries += [(alias, ((subject,), conf)) for alias in spec.get(key, [])]
+        for group in self.data.get("subject_groups", []):
+            entries += [(alias, (tuple(group["subjects"]), GROUP_CONFIDENCE)) for alias in group["names"]]
+        return AliasTable(entries)
+
+    @cached_property
+    def topic_cues(self) -> AliasTable:
+        """Cue alias -> tuple of (subject, group id); one alias may serve several subjects."""
+        by_alias: dict[str, list[tuple[str, str]]] = {}
+        for subject, groups in self.data.get("topics", {}).items():
+            for index, group in enumerate(groups):
+                for alias in group:
+                    by_alias.setdefault(alias, []).append((subject, f"{subject}:{index}"))
+        return AliasTable(((alias, tuple(v)) for alias, v in by_alias.items()), prefix=True)
+
+    @cached_property
+    def topic_groups(self) -> dict[str, list[str]]:
+        return {f"{s}:{i}": list(g) for s, groups in self.data.get("topics", {}).items() for i, g in enumerate(groups)}
+
+    @cached_property
+    def level_aliases(self) -> AliasTable:
+        entries = []
+        for spec in self.data["levels"]["aliases"]:
+            entries += [(term, (tuple(spec["levels"]), spec["confidence"])) for term in spec["terms"]]
+        return AliasTable(entries)
+
+    @cached_property
+    def level_patterns(self) -> list:
+        return compile_patterns(self.data["levels"]["patterns"])
+
+    @cached_property
+    def content_type_terms(self) -> AliasTable:
+        entries = []
+        for spec in self.data["content_types"]["entries"]:
+            value = (spec["content_type"], spec["kind"], spec["confidence"])
+            entries += [(term, value) for term in spec["terms"]]
+        return AliasTable(entries)
+
+    @cached_property
+    def question_words(self) -> AliasTable:
+        return AliasTable((w, True) for w in self.data["content_types"].get("question_words", {}).get("terms", []))
+
+    @cached_property
+    def question_number_patterns(self) -> list:
+        return compile_patterns(self.data["question_numbers"])
+
+    @cached_property
+    def board_names(self) -> AliasTable:
+        """Board alias -> (board index, weak). Weak names (US state names) need exam context."""
+        entries = []
+        for index, board in enumerate(self.boards):
+            entries += [(alias, (index, False)) for alias in board.get("names", [])]
+            entries += [(alias, (index, True)) for alias in board.get("weak_names", [])]
+        return AliasTable(entries)
+
+    @cached_property
+    def composites(self) -> dict[int, tuple[list, AliasTable]]:
+        """Board index -> (compiled variant patterns, track alias table) for composite paper families."""
+        out: dict[int, tuple[list, AliasTable]] = {}
+        for index, board in enumerate(self.boards):
+            spec = board.get("composite")
+            if spec:
+                tracks = [(term, (t["track"], term in t.get("subject_terms", []))) for t in spec["tracks"] for term in t["terms"]]
+                out[index] = (compile_patterns(spec["variants"]), AliasTable(tracks))
+        return out
+
+    @cached_property
+    def paper_patterns(self) -> dict[int, list]:
+        return {i: compile_patterns(b["paper_patterns"]) for i, b in enumerate(self.boards) if b.get("paper_patterns")}
+
+    @cached_property
+    def stopwords(self) -> frozenset[str]:
+        return frozenset(w.lower() for words in self.data.get("stopwords", {}).values() for w in words)
+
+    @cached_property
+    def cjk_stopwords(self) -> tuple[str, ...]:
+        """Chinese function words, longest first (they split CJK runs into topic terms)."""
+        return tuple(sorted(self.data.get("stopwords", {}).get("zh", []), key=len, reverse=True))
+
+    # ---- canonical values ------------------------------------------------
+    def subject_parent(self, subject: str) -> str | None:
+        return self.data["subjects"].get(subject, {}).get("parent")
+
+    @cached_property
+    def subject_parents(self) -> dict[str, str]:
+        return {s: spec["parent"] for s, spec in self.data["subjects"].items() if spec.get("parent")}
+
+    @cached_property
+    def affinity(self) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for a, b in self.data.get("subject_affinity", []):
+            out.setdefault(a, set()).add(b)
+            out.setdefault(b, set()).add(a)
+        return out
+
+    def known_values(self, field_name: str) -> frozenset:
+        """Bundled canonical values plus the values the corpus holds."""
+        if field_name not in self._known_cache:
+            self._known_cache[field_name] = self._known_values(field_name)
+        return self._known_cache[field_name]
+
+    def corpus_values(self, field_name: str) -> frozenset:
+        """Values the corpus holds (empty without a corpus layer)."""
+        key = f"corpus:{field_name}"
+        if key not in self._known_cache:
+            source = self.corpus.get("papers", {}) if field_name == "paper" else self.corpus.get("values", {}).get(field_name, [])
+            self._known_cache[key] = frozenset(source)
+        return self._known_cache[key]
+
+    def _known_values(self, field_name: str) -> frozenset:
+        bundled: set = set()
+        if field_name == "subject":
+            bundled = set(self.data["subjects"])
+        elif field_name == "level":
+            bundled = set(self.data["levels"]["canonical"])
+        elif field_name == "content_type":
+            bundled = set(self.data["content_types"]["canonical"])
+        elif field_name == "exam_board":
+            bundled = {b["exam_board"] for b in self.boards}
+        elif field_name == "paper":
+            return frozenset(self.corpus.get("papers", {}))
+        return frozenset(bundled | set(self.corpus.get("values", {}).get(field_name, [])))
+
+    # ---- corpus look-ups ---------------------------------------------------
+    def paper(self, name: str) -> PaperInfo | None:
+        return self._papers.get(name)
+
+    @cached_property
+    def _papers(self) -> dict[str, PaperInfo]:
+        out = {}
+        for name, info in self.corpus.get("papers", {}).items():
+            years = {int(y): tuple(s) for y, s in info.get("years", {}).items()}
+            out[name] = PaperInfo(
+                name, tuple(info["subject"]), tuple(info["level"]), tuple(info["exam_board"]), years,
+                tuple(info.get("content_types", ())),
+            )
+        return out
+
+    def subject_level_exists(self, subject: str, level: str) -> bool | None:
+        """None when no corpus layer is loaded (unknown)."""
+        if not self.has_corpus:
+            return None
+        return [subject, level] in self._subject_levels
+
+    @cached_property
+    def _subject_levels(self) -> list[list[str]]:
+        return list(self.corpus.get("subject_levels", []))
+
+    def subject_has_content(self, subject: str, content_type: str, levels: tuple[str, ...] = ()) -> bool | None:
+        """Does the corpus hold ``content_type`` material for ``subject`` (at one of ``levels``)? None: unknown."""
+        if not self.has_corpus:
+            return None
+        triples = self._subject_content
+        return any((subject, content_type, lv) in triples for lv in levels) if levels else (subject, content_type) in {
+            (s, c) for s, c, _ in triples}
+
+    @cached_property
+    def _subject_content(self) -> set[tuple[str, str, str]]:
+        return {tuple(t) for t in self.corpus.get("subject_content_levels", [])}  # type: ignore[misc]
+
+    def paper_template(self, board: str, subject: str) -> str | None:
+        entry = self.corpus.get("paper_templates", {}).get(board, {}).get(subject)
+        return entry["template"] if entry else None
+
+    def unsatisfiable(self, scope: Scope) -> dict[str, str]:
+        """Constraints that the corpus proves cannot match (field -> reason); {} without a corpus."""
+        if not self.has_corpus:
+            return {}
+        reasons: dict[str, str] = {}
+        infos = [self.paper(p) for p in scope.paper]
+        known = [i for i in infos if i is not None]
+        if scope.paper and not known:
+            reasons["paper"] = f"paper {', '.join(scope.paper)} is not in the corpus"
+        if scope.year and known:
+            if not any(y in i.years for i in known for y in scope.year):
+                reasons["year"] = f"{', '.join(i.name for i in known)} has no items for year {_join(scope.year)} in the corpus"
+        elif scope.year:
+            years = set(self.corpus_values("year"))
+            for board in scope.exam_board:
+                years = set(self.corpus.get("board_years", {}).get(board, [])) or years
+            if not years & set(scope.year):
+                reasons["year"] = f"no items for year {_join(scope.year)} in the corpus"
+        for name in ("exam_board", "session", "subject", "level", "content_type"):
+            values = getattr(scope, name)
+            if values and not set(values) & self.corpus_values(name):
+                reasons[name] = f"{name} {_join(values)} is not in the corpus"
+        return reasons
+
+
+def _join(values: Any) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+__all__ = ["Vocabulary", "PaperInfo", "build_vocabulary_from_corpus", "write_corpus_vocabulary", "BUNDLED_PATH", "ENV_VAR"]

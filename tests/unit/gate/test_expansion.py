@@ -1,0 +1,73 @@
+"""Deterministic curriculum-aware query expansion and topic terms."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.gate.expansion import MAX_EXPANSION_TERMS, expand_query, topic_terms
+from services.gate.extract import extract_scope
+
+pytestmark = pytest.mark.unit
+
+
+def _expand(vocab, query):
+    return expand_query(query, extract_scope(query, vocab), vocab)
+
+
+def test_scope_words_are_removed_and_topic_words_kept(bundled):
+    query = "Virginia SOL 5th grade science 2008, item 12: seeds that stay inactive until conditions are right"
+    expanded = _expand(bundled, query)
+    for scope_word in ("Virginia", "SOL", "2008", "item 12", "5th grade"):
+        assert scope_word not in expanded
+    assert "seeds that stay inactive" in expanded
+
+
+def test_other_language_names_of_matched_concepts_are_appended(bundled):
+    expanded = _expand(bundled, "Physik-Aufgabe: Welche Lichtquelle hat die größere Wellenlänge?")
+    for variant in ("wavelength", "longueur d'onde", "波长"):
+        assert variant in expanded
+
+
+def test_concepts_already_present_are_not_repeated(bundled):
+    expanded = _expand(bundled, "wavelength of red light")
+    assert expanded.count("wavelength") == 1
+
+
+def test_expansion_is_deterministic_and_capped(bundled):
+    query = "light, lens, mirror, refraction, wave, frequency, sound, heat, temperature and the Doppler effect"
+    first, second = _expand(bundled, query), _expand(bundled, query)
+    assert first == second
+    assert len(first.split()) <= len(query.split()) + 3 * MAX_EXPANSION_TERMS
+
+
+def test_pure_look_up_keeps_the_query(bundled):
+    query = "2017年新课标I卷理科数学第17题"
+    assert _expand(bundled, query).startswith(query)
+
+
+def test_topic_terms_exclude_scope_words(bundled):
+    extraction = extract_scope("2016 New York grade 8 science exam - question on whether sound travels through a vacuum", bundled)
+    terms = topic_terms(extraction, bundled)
+    assert {"sound", "travels", "vacuum"} <= set(terms)
+    assert not {"2016", "york", "grade", "science", "exam", "question", "whether"} & set(terms)
+
+
+def test_topic_terms_of_a_look_up_are_empty(mini):
+    for query in ("2025 AMC 10A problem 5 solution", "2022年新高考I卷数学第17题"):
+        assert topic_terms(extract_scope(query, mini), mini) == [], query
+
+
+def test_chinese_topic_terms(bundled):
+    terms = topic_terms(extract_scope("2019 全国III卷 理数 第18题 解三角形 那道", bundled), bundled)
+    assert "解三角形" in terms
+
+
+def test_french_topic_terms_split_elisions(bundled):
+    terms = topic_terms(extract_scope("question d'économie : pourquoi les étoiles filantes brûlent-elles ?", bundled), bundled)
+    assert "étoiles filantes" in terms and "brûlent-elles" in terms
+    assert not {"d", "économie", "question", "pourquoi", "les"} & set(terms)
+
+
+def test_matched_cues_stay_whole(bundled):
+    terms = topic_terms(extract_scope("2023 高考 全国甲卷 化学 阿伏加德罗常数 选择题", bundled), bundled)
+    assert terms == ["阿伏加德罗常数"]

@@ -1,0 +1,111 @@
+"""run_gate (hints, validation, corpus checks) and the gRPC servicer, called in-process."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from chsr.inprocess import InProcessAbort, InProcessStub
+from chsr.scope import Scope
+from chsr.v1 import common_pb2, gate_pb2
+from services.gate.logic import GateInputError, run_gate
+from services.gate.servicer import GateServicer
+
+pytestmark = pytest.mark.unit
+
+
+def test_hints_win_field_by_field(bundled):
+    result = run_gate("college physics: time dilation at 0.8c", Scope.from_dict({"level": "high_school"}), vocab=bundled)
+    assert result.scope.level == ("high_school",) and result.scope.subject == ("physics",)
+    assert result.confidence["level"] == (1.0, "client hint")
+
+
+def test_hinted_paper_is_a_strict_key(bundled):
+    result = run_gate("sound in a vacuum", Scope.from_dict({"paper": "NYSED Regents Grade 8 Science"}), vocab=bundled)
+    assert result.strict_keys == ["paper"]
+    assert "W2" not in [r.label for r in result.ladder]
+
+
+def test_extract_false_uses_hints_only(bundled):
+    result = run_gate("2019 AMC 10A problem 7", Scope.from_dict({"subject": "mathematics"}), extract=False, vocab=bundled)
+    assert result.scope == Scope.from_dict({"subject": "mathematics"}) and result.strict_keys == []
+
+
+def test_strict_scope_only_w0(bundled):
+    result = run_gate("high school chemistry buffer question", strict_scope=True, vocab=bundled)
+    assert [r.label for r in result.ladder] == ["W0"]
+
+
+def test_expanded_query_only_when_asked(bundled):
+    query = "Mathe-Frage: Welche Lichtquelle sendet Licht mit größerer Wellenlänge aus?"
+    assert run_gate(query, vocab=bundled).expanded_query == query
+    assert "wavelength" in run_gate(query, expand_query=True, vocab=bundled).expanded_query
+
+
+def test_year_after_the_corpus_ends_is_relaxed_at_w1_and_said(mini):
+    result = run_gate("2025 AMC 10A problem 5 solution", vocab=mini)
+    w0, w1 = result.ladder[0], result.ladder[1]
+    assert w0.filter.year == (2025,) and "2025" in w0.description
+    assert w1.filter.year == () and w1.filter.paper == ("AMC 10A",) and w1.filter.question_number == (5,)
+    assert result.notes and result.topic_terms == []
+
+
+def test_unknown_paper_is_dropped_at_w1_but_the_question_number_stays(mini):
+    result = run_gate("2022年新高考I卷数学第17题", vocab=mini)
+    w1 = result.ladder[1]
+    assert w1.filter.paper == () and w1.filter.question_number == (17,)
+    assert "W2" not in [r.label for r in result.ladder]
+
+
+@pytest.mark.parametrize("hints, field_name", [
+    (Scope.from_dict({"subject": "astrology"}), "hints.subject"),
+    (Scope.from_dict({"level": "grade_13"}), "hints.level"),
+    (Scope.from_dict({"content_type": "poster"}), "hints.content_type"),
+    (Scope.from_dict({"year": 1500}), "hints.year"),
+    (Scope.from_dict({"question_number": 0}), "hints.question_number"),
+])
+def test_invalid_hints_name_the_field(bundled, hints, field_name):
+    with pytest.raises(GateInputError) as info:
+        run_gate("a question", hints, vocab=bundled)
+    assert info.value.field == field_name
+
+
+def test_empty_query_is_rejected(bundled):
+    with pytest.raises(GateInputError, match="query"):
+        run_gate("  ", vocab=bundled)
+
+
+# ---- servicer ---------------------------------------------------------------
+@pytest.fixture(scope="module")
+def stub(mini):
+    return InProcessStub(GateServicer(mini, max_query_chars=200))
+
+
+def test_servicer_round_trip(stub):
+    request = gate_pb2.GateRequest(query="2019 AMC 10A problem 7 and its solution", extract=True, expand_query=True)
+    response = stub.Gate(request)
+    scope = Scope.from_proto(response.scope)
+    assert scope.paper == ("AMC 10A",) and scope.session == ("A",) and scope.question_number == (7,)
+    assert list(response.strict_keys) == ["paper", "question_number"]
+    # nothing to drop at W1 (no content type, strict paper + number), W2 blocked by the strict keys
+    assert [s.step for s in response.ladder] == [common_pb2.W0_EXACT, common_pb2.W3_UNFILTERED_LEXICAL]
+    assert response.ladder[-1].lexical_only and not response.ladder[0].lexical_only
+    fields = {c.field: c for c in response.confidence}
+    assert fields["paper"].confidence > 0.9 and fields["paper"].evidence
+
+
+def test_servicer_hints(stub):
+    request = gate_pb2.GateRequest(query="photosynthesis", hints=common_pb2.Scope(level=["grade_5"]), extract=True)
+    assert list(stub.Gate(request).scope.level) == ["grade_5"]
+
+
+@pytest.mark.parametrize("request_, detail", [
+    (gate_pb2.GateRequest(query="", extract=True), "query:"),
+    (gate_pb2.GateRequest(query="x" * 201, extract=True), "query:"),
+    (gate_pb2.GateRequest(query="waves", hints=common_pb2.Scope(subject=["astrology"]), extract=True), "hints.subject:"),
+])
+def test_servicer_invalid_argument(stub, request_, detail):
+    with pytest.raises(InProcessAbort) as info:
+        stub.Gate(request_)
+    assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert info.value.details().startswith(detail)
