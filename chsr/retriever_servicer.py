@@ -21,7 +21,7 @@ from chsr.scope import Scope
 from chsr.v1 import common_pb2
 
 log = logging.getLogger(__name__)
-MAX_K = 1000
+MAX_K = 10_000  # deep lists are used offline (CDF calibration); the gateway caps user k
 
 
 def hits_to_response(hits: Sequence[Hit], backend: str, generation: int, took_ms: float,

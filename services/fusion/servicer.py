@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+import time
 from pathlib import Path
 
 import grpc
@@ -23,6 +24,7 @@ from services.fusion.modes import FusionMode, fuse
 from services.fusion.params import FusionParams
 
 log = logging.getLogger(__name__)
+RELOAD_CHECK_S = 2.0
 
 
 class FusionServicer(fusion_pb2_grpc.FusionServiceServicer):
@@ -30,17 +32,31 @@ class FusionServicer(fusion_pb2_grpc.FusionServiceServicer):
         self._calibration_dir = Path(calibration_dir) if calibration_dir else None
         self._lock = threading.Lock()
         self._calibrators: dict[str, Calibrator] = {}
+        self._stamp: tuple = ()
+        self._checked = 0.0
         self.reload_calibrators()
 
     def reload_calibrators(self) -> dict[str, Calibrator]:
         """(Re)read the calibration directory, e.g. after a re-index bumped the generation."""
+        stamp = self._dir_stamp()
         loaded = load_calibrators(self._calibration_dir)
         with self._lock:
-            self._calibrators = loaded
+            self._calibrators, self._stamp = loaded, stamp
         return loaded
+
+    def _dir_stamp(self) -> tuple:
+        if self._calibration_dir is None or not self._calibration_dir.is_dir():
+            return ()
+        return tuple(sorted((p.name, p.stat().st_mtime_ns) for p in self._calibration_dir.glob("cdf_*.npz")))
 
     @property
     def calibrators(self) -> dict[str, Calibrator]:
+        """Current calibrators; files rewritten by `chsr calibrate` are picked up within ~2 s."""
+        now = time.monotonic()
+        if now - self._checked > RELOAD_CHECK_S:
+            self._checked = now
+            if self._dir_stamp() != self._stamp:
+                self.reload_calibrators()
         with self._lock:
             return dict(self._calibrators)
 
