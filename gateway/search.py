@@ -180,6 +180,10 @@ class SearchService:
         ladder = gate.ladder if pipeline.relaxation else gate.ladder[:1]
         if gate.strict_keys:  # an explicit paper/question must not be answered from an unfiltered pool
             ladder = [r for r in ladder if not r.lexical_only]
+        if pipeline.relaxation and not gate.topic_terms and pipeline.gate == "extract":
+            # A pure look-up ("2025 AMC 10A problem 5") has no topic to recover by widening: if the
+            # exact scope is empty the honest answer is nothing, not another paper's item (issue 5).
+            ladder = ladder[:1]
         stems = topic_stems(gate.topic_terms)
         response = gateway_pb2.SearchResponse(scope=gate.scope, confidence=gate.confidence, pipeline=pipeline.name,
                                               expanded_query=gate.query, index_generation=self._cache_generation())

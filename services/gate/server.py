@@ -12,7 +12,9 @@ SERVICE_NAME = gate_pb2.DESCRIPTOR.services_by_name["GateService"].full_name
 
 
 def build(settings: Settings):  # type: ignore[no-untyped-def]
-    servicer = GateServicer(Vocabulary.load(settings.vocabulary_path or None))
+    # CHSR_VOCABULARY_PATH: a corpus-derived vocabulary (.json) or a corpus (.jsonl) indexed at start-up;
+    # default: the bundled vocabulary + the demo corpus index.
+    servicer = GateServicer(Vocabulary.from_env())
 
     def register(server) -> list[str]:  # type: ignore[no-untyped-def]
         gate_pb2_grpc.add_GateServiceServicer_to_server(servicer, server)
