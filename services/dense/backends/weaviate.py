@@ -1,0 +1,312 @@
+"""Dense backend on Weaviate (v4 client, gRPC): HNSW ``near_vector`` with the gate as a ``where`` filter.
+
+Why it looks like this (issue 3, "Backends"):
+
+* One collection, ``vectorizer: none`` (vectors come from our MiniLM encoder), cosine distance,
+  HNSW ``ef``/``efConstruction``/``maxConnections`` from settings; the defaults (128/200/16) are
+  the embedded hnswlib backend's so the two are comparable.
+* Object UUID = ``generate_uuid5(doc_id)``: re-ingesting a document overwrites the same object.
+  ``content_hash`` is stored so an upsert skips unchanged documents after one fetch.
+* Curriculum properties are filterable: strings are ``TEXT`` with ``field`` tokenization (the
+  whole value is one case-sensitive token, like an ES keyword), integers are ``INT``. The gate
+  becomes ``all_of(any_of(equal(v) for v in values) for each field)``. A property that is null
+  is simply not stored, and ``equal`` never matches an absent value, so null never matches.
+* Score = ``1 - cosine_distance`` = cosine similarity in [-1, 1], the embedded backend's score.
+* ``exact=True``: Weaviate has no per-query flat search. What we do: ask for at least
+  ``EXACT_POOL`` results, which raises the query's effective ``ef`` to that size (HNSW uses
+  ``max(ef, limit)``), then keep the top k. That is near-exact, not a guaranteed flat scan.
+  Filtered queries whose allow-list is below ``flatSearchCutoff`` (server default 40000) are
+  brute-forced by Weaviate anyway, so on corpora of SciFact size gated queries are exact.
+* The generation lives in a one-object ``<Collection>Meta`` collection, bumped on every change.
+  It is a read-modify-write guarded by a process lock: one dense service writes per collection.
+* Connection refused / timeouts / gRPC UNAVAILABLE become :class:`BackendUnavailable`; the client
+  connects lazily (2 s init timeout, 5 s queries) so the service starts while Weaviate is down.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
+
+import httpx
+import weaviate
+from weaviate.classes.config import Configure, DataType, Property, Tokenization, VectorDistances
+from weaviate.classes.data import DataObject
+from weaviate.classes.init import AdditionalConfig, Timeout
+from weaviate.classes.query import Filter, MetadataQuery
+from weaviate.collections import Collection
+from weaviate.connect import ConnectionParams
+from weaviate.exceptions import (UnexpectedStatusCodeError, WeaviateBaseError, WeaviateInsertManyAllFailedError,
+                                 WeaviateQueryError)
+from weaviate.util import generate_uuid5
+
+from chsr.config import Settings
+from chsr.docs import METADATA_FIELDS, METADATA_INT, Doc
+from chsr.retrieval import BackendUnavailable, Hit, ItemFailure, UpsertResult
+from chsr.scope import Scope
+
+log = logging.getLogger(__name__)
+
+BATCH_SIZE = 200      # objects per insert_many call (fixed-size batches; ~0.5 MB with 384-d vectors)
+FETCH_CHUNK = 500
+EXACT_POOL = 1000
+GENERATION_UUID = generate_uuid5("chsr-generation")
+RETURN_PROPS = ["doc_id", "title", "text", *METADATA_FIELDS]
+_UNAVAILABLE_MARKERS = ("UNAVAILABLE", "DEADLINE_EXCEEDED", "Connection refused", "failed to connect", "timed out")
+
+
+def _host_port(addr: str) -> tuple[str, int]:
+    host, _, port = addr.rpartition(":")
+    return host or "127.0.0.1", int(port)
+
+
+class WeaviateDenseBackend:
+    name = "weaviate-hnsw"
+
+    def __init__(self, http_addr: str, grpc_addr: str, collection: str, dim: int, *,
+                 ef: int = 128, ef_construction: int = 200, max_connections: int = 16,
+                 query_timeout_s: float = 5.0) -> None:
+        (http_host, http_port), (grpc_host, grpc_port) = _host_port(http_addr), _host_port(grpc_addr)
+        self._client = weaviate.WeaviateClient(
+            connection_params=ConnectionParams.from_params(http_host, http_port, False, grpc_host, grpc_port, False),
+            additional_config=AdditionalConfig(timeout=Timeout(init=2, query=query_timeout_s, insert=60)),
+            skip_init_checks=True)  # the init checks call pypi.org for a version warning; the server
+        # version is still read from /v1/meta on connect, and gRPC failures surface on first use
+        self._http_addr, self._collection_name, self._meta_name = http_addr, collection, f"{collection}Meta"
+        self._dim, self._ef, self._ef_construction, self._max_connections = dim, ef, ef_construction, max_connections
+        self._ready = False
+        self._lock = threading.RLock()
+
+    @classmethod
+    def from_settings(cls, settings: Settings, dim: int) -> "WeaviateDenseBackend":
+        """HNSW values come from optional settings fields (``CHSR_WEAVIATE_EF``, ``..._EF_CONSTRUCTION``,
+        ``..._MAX_CONNECTIONS``) and default to the embedded HNSW backend's values when absent."""
+        return cls(settings.weaviate_http, settings.weaviate_grpc, settings.weaviate_collection, dim,
+                   ef=int(getattr(settings, "weaviate_ef", 128)),
+                   ef_construction=int(getattr(settings, "weaviate_ef_construction", 200)),
+                   max_connections=int(getattr(settings, "weaviate_max_connections", 16)))
+
+    # ---- plumbing ------------------------------------------------------------
+    @contextmanager
+    def _guard(self, what: str) -> Iterator[None]:
+        try:
+            yield
+        except (httpx.TransportError, WeaviateQueryError, UnexpectedStatusCodeError, WeaviateBaseError) as exc:
+            if _is_unavailable(exc):
+                raise BackendUnavailable(f"weaviate {what}: {type(exc).__name__}: {str(exc)[:300]}") from exc
+            raise
+
+    def _coll(self) -> Collection:
+        """The collection, connecting and creating it (and the meta collection) on first use."""
+        if self._ready:
+            return self._client.collections.get(self._collection_name)
+        with self._lock:
+            if not self._ready:
+                if not self._client.is_connected():
+                    self._client.connect()
+                self._create_if_missing()
+                self._ready = True
+        return self._client.collections.get(self._collection_name)
+
+    def _create_if_missing(self) -> None:
+        cols = self._client.collections
+        if not cols.exists(self._collection_name):
+            hnsw = Configure.VectorIndex.hnsw(distance_metric=VectorDistances.COSINE, ef=self._ef,
+                                              ef_construction=self._ef_construction,
+                                              max_connections=self._max_connections)
+            _create(cols, name=self._collection_name, properties=_properties(),
+                    vector_config=Configure.Vectors.self_provided(vector_index_config=hnsw))
+        if not cols.exists(self._meta_name):
+            _create(cols, name=self._meta_name, properties=[Property(name="generation", data_type=DataType.INT)],
+                    vector_config=Configure.Vectors.self_provided())
+        log.info("weaviate collection ready", extra={"collection": self._collection_name})
+
+    def _bump_generation(self) -> None:
+        with self._lock:
+            meta = self._client.collections.get(self._meta_name)
+            new = self.generation() + 1
+            meta.data.insert_many([DataObject(properties={"generation": new}, uuid=GENERATION_UUID)])
+
+    # ---- writes --------------------------------------------------------------
+    def upsert(self, docs: Sequence[Doc], vectors: Any = None) -> UpsertResult:
+        if vectors is None or len(vectors) != len(docs):
+            raise ValueError("dense upsert needs one vector per document")
+        result = UpsertResult()
+        with self._guard("upsert"):
+            coll = self._coll()
+            known = self._hashes(coll, [d.id for d in docs])
+            changed = [i for i, d in enumerate(docs) if known.get(d.id) != d.content_hash()]
+            result.unchanged = len(docs) - len(changed)
+            for start in range(0, len(changed), BATCH_SIZE):
+                batch = changed[start:start + BATCH_SIZE]
+                self._insert(coll, [docs[i] for i in batch], [vectors[i] for i in batch], result)
+            if result.indexed:
+                self._bump_generation()
+        return result
+
+    def _insert(self, coll: Collection, docs: list[Doc], vectors: list[Any], result: UpsertResult) -> None:
+        objects, sent = [], []
+        for doc, vec in zip(docs, vectors):
+            values = [float(x) for x in vec]
+            if len(values) != self._dim:
+                message = f"expected {self._dim} dimensions, got {len(values)}"
+                result.errors.append(ItemFailure(doc.id, "vector", message))
+                continue
+            objects.append(DataObject(properties=_to_properties(doc), uuid=generate_uuid5(doc.id), vector=values))
+            sent.append(doc)
+        if not objects:
+            return
+        try:
+            resp = coll.data.insert_many(objects)
+            failed = {i: e.message for i, e in resp.errors.items()}
+        except WeaviateInsertManyAllFailedError as exc:
+            failed = {i: str(exc)[:400] for i in range(len(sent))}
+        for i, doc in enumerate(sent):
+            if i in failed:
+                result.errors.append(ItemFailure(doc.id, "document", str(failed[i])[:400]))
+            else:
+                result.indexed += 1
+
+    def _hashes(self, coll: Collection, ids: list[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for start in range(0, len(ids), FETCH_CHUNK):
+            uuids = [generate_uuid5(i) for i in ids[start:start + FETCH_CHUNK]]
+            resp = coll.query.fetch_objects(filters=Filter.by_id().contains_any(uuids), limit=len(uuids),
+                                            return_properties=["doc_id", "content_hash"])
+            out.update({o.properties["doc_id"]: o.properties.get("content_hash") or "" for o in resp.objects})
+        return out
+
+    def delete(self, ids: Sequence[str]) -> int:
+        if not ids:
+            return 0
+        deleted = 0
+        with self._guard("delete"):
+            coll = self._coll()
+            for start in range(0, len(ids), FETCH_CHUNK):
+                uuids = [generate_uuid5(i) for i in ids[start:start + FETCH_CHUNK]]
+                deleted += coll.data.delete_many(where=Filter.by_id().contains_any(uuids)).successful
+            if deleted:
+                self._bump_generation()
+        return deleted
+
+    # ---- queries -------------------------------------------------------------
+    def search(self, vector: Sequence[float], flt: Scope, k: int, exact: bool = False) -> list[Hit]:
+        if k <= 0:
+            return []
+        with self._guard("search"):
+            resp = self._coll().query.near_vector(
+                near_vector=[float(x) for x in vector], limit=max(k, EXACT_POOL) if exact else k,
+                filters=scope_filter(flt), return_metadata=MetadataQuery(distance=True),
+                return_properties=RETURN_PROPS)
+        hits = [Hit(doc_id=o.properties["doc_id"], score=1.0 - float(o.metadata.distance),
+                    doc=_from_properties(o.properties)) for o in resp.objects]
+        return sorted(hits, key=lambda h: -h.score)[:k]
+
+    def get(self, ids: Sequence[str]) -> list[Doc]:
+        found: dict[str, Doc] = {}
+        with self._guard("get"):
+            coll = self._coll()
+            unique = list(dict.fromkeys(ids))
+            for start in range(0, len(unique), FETCH_CHUNK):
+                uuids = [generate_uuid5(i) for i in unique[start:start + FETCH_CHUNK]]
+                resp = coll.query.fetch_objects(filters=Filter.by_id().contains_any(uuids), limit=len(uuids),
+                                                return_properties=RETURN_PROPS)
+                found.update({o.properties["doc_id"]: _from_properties(o.properties) for o in resp.objects})
+        return [found[i] for i in dict.fromkeys(ids) if i in found]
+
+    def count(self) -> int:
+        with self._guard("count"):
+            return int(self._coll().aggregate.over_all(total_count=True).total_count or 0)
+
+    def ids(self) -> Iterator[str]:
+        """All ids via the cursor iterator (ordered by UUID, not by insertion)."""
+        with self._guard("ids"):
+            iterator = iter(self._coll().iterator(return_properties=["doc_id"]))
+        while True:
+            with self._guard("ids"):
+                obj = next(iterator, None)
+            if obj is None:
+                return
+            yield obj.properties["doc_id"]
+
+    def generation(self) -> int:
+        with self._guard("generation"):
+            self._coll()
+            obj = self._client.collections.get(self._meta_name).query.fetch_object_by_id(GENERATION_UUID)
+        return int(obj.properties.get("generation") or 0) if obj is not None else 0
+
+    def details(self) -> dict[str, str]:
+        return {"engine": "weaviate", "url": self._http_addr, "collection": self._collection_name,
+                "index": "hnsw", "dim": str(self._dim), "similarity": "cosine (1 - cosine distance)",
+                "ef": str(self._ef), "ef_construction": str(self._ef_construction),
+                "max_connections": str(self._max_connections), "exact": f"near-exact: limit>={EXACT_POOL}"}
+
+    def drop(self) -> None:
+        """Delete the collection and its meta collection (tests only)."""
+        with self._guard("drop"):
+            if not self._client.is_connected():
+                self._client.connect()
+            self._client.collections.delete([self._collection_name, self._meta_name])
+        self._ready = False
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def scope_filter(flt: Scope) -> Any:
+    """AND over constrained fields of OR over their values; ``None`` when unconstrained."""
+    clauses = []
+    for name, values in flt.items():
+        equals = [Filter.by_property(name).equal(v) for v in values]
+        clauses.append(equals[0] if len(equals) == 1 else Filter.any_of(equals))
+    if not clauses:
+        return None
+    return clauses[0] if len(clauses) == 1 else Filter.all_of(clauses)
+
+
+def _properties() -> list[Property]:
+    def keyword(name: str) -> Property:
+        return Property(name=name, data_type=DataType.TEXT, tokenization=Tokenization.FIELD,
+                        index_filterable=True, index_searchable=False)
+    props = [keyword("doc_id"),
+             Property(name="title", data_type=DataType.TEXT, tokenization=Tokenization.WORD, index_filterable=False),
+             Property(name="text", data_type=DataType.TEXT, tokenization=Tokenization.WORD, index_filterable=False),
+             Property(name="content_hash", data_type=DataType.TEXT, tokenization=Tokenization.FIELD,
+                      index_filterable=False, index_searchable=False)]
+    for name in METADATA_FIELDS:
+        props.append(Property(name=name, data_type=DataType.INT, index_filterable=True) if name in METADATA_INT
+                     else keyword(name))
+    return props
+
+
+def _create(cols: Any, **kwargs: Any) -> None:
+    try:
+        cols.create(**kwargs)
+    except UnexpectedStatusCodeError as exc:  # another process created it first
+        if "already exists" not in str(exc):
+            raise
+
+
+def _is_unavailable(exc: Exception) -> bool:
+    if isinstance(exc, httpx.TransportError):
+        return True
+    if isinstance(exc, UnexpectedStatusCodeError):
+        return exc.status_code in (502, 503, 504)
+    if type(exc).__name__ in ("WeaviateConnectionError", "WeaviateTimeoutError", "WeaviateGRPCUnavailableError",
+                              "WeaviateStartUpError", "WeaviateClosedClientError", "WeaviateRetryError"):
+        return True
+    return any(marker in str(exc) for marker in _UNAVAILABLE_MARKERS)
+
+
+def _to_properties(doc: Doc) -> dict[str, Any]:
+    props: dict[str, Any] = {"doc_id": doc.id, "title": doc.title, "text": doc.text,
+                             "content_hash": doc.content_hash()}
+    props.update({k: v for k, v in doc.metadata.items() if k in METADATA_FIELDS and v is not None})
+    return props
+
+
+def _from_properties(props: dict[str, Any]) -> Doc:
+    return Doc(id=props["doc_id"], text=props.get("text") or "", title=props.get("title") or "",
+               metadata={name: props.get(name) for name in METADATA_FIELDS})
