@@ -45,7 +45,14 @@ class Settings(BaseSettings):
     weaviate_http: str = "127.0.0.1:18080"
     weaviate_grpc: str = "127.0.0.1:15051"
     weaviate_collection: str = "ChsrChunk"
+    es_bm25_k1: float = 1.2
+    es_bm25_b: float = 0.75
+    es_timeout_s: float = 5.0
+    weaviate_ef: int = 128
+    weaviate_ef_construction: int = 200
+    weaviate_max_connections: int = 16
     redis_url: str = "redis://127.0.0.1:16379/0"
+    redis_timeout_s: float = 0.2
     cache_ttl_s: int = 300
     cache_max_entries: int = 10_000
 
