@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Sequence
 
 from chsr.models import default_model_path, force_offline
+from chsr.training_data import mine_bm25_negatives, read_jsonl_by_id, read_qrels
 
 log = logging.getLogger(__name__)
 
@@ -41,54 +42,10 @@ class TrainResult:
     seconds: float
 
 
-def _read_jsonl(path: Path) -> dict[str, dict]:
-    out: dict[str, dict] = {}
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                obj = json.loads(line)
-                out[str(obj["_id"])] = obj
-    return out
-
-
-def read_qrels(path: Path) -> dict[str, dict[str, int]]:
-    """BEIR qrels TSV (header ``query-id corpus-id score``) -> {qid: {doc_id: rel}}."""
-    qrels: dict[str, dict[str, int]] = {}
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh):
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) < 3 or (n == 0 and not parts[2].lstrip("-").isdigit()):
-                continue
-            qrels.setdefault(parts[0], {})[parts[1]] = int(parts[2])
-    return qrels
-
-
-def mine_bm25_negatives(corpus_ids: Sequence[str], corpus_texts: Sequence[str], queries: dict[str, str],
-                        positives: dict[str, set[str]], per_query: int, depth: int = 30,
-                        seed: int = 42) -> dict[str, list[str]]:
-    """Top-``depth`` BM25 hits that are not positives, best first; random fill if too few."""
-    import bm25s
-
-    retriever = bm25s.BM25()
-    retriever.index(bm25s.tokenize(list(corpus_texts), stopwords="en", show_progress=False), show_progress=False)
-    qids = list(queries)
-    query_tokens = bm25s.tokenize([queries[q] for q in qids], stopwords="en", return_ids=False, show_progress=False)
-    hits, _ = retriever.retrieve(query_tokens, k=min(depth, len(corpus_ids)), show_progress=False)
-    rng = random.Random(seed)
-    negatives: dict[str, list[str]] = {}
-    for row, qid in enumerate(qids):
-        ranked = [corpus_ids[int(i)] for i in hits[row]]
-        chosen = [d for d in ranked if d not in positives[qid]][:per_query]
-        pool = [d for d in corpus_ids if d not in positives[qid] and d not in chosen]
-        rng.shuffle(pool)
-        negatives[qid] = chosen + pool[:per_query - len(chosen)]
-    return negatives
-
-
 def build_pairs(corpus_path: Path, queries_path: Path, qrels_path: Path, negatives_per_query: int,
                 bm25_depth: int, seed: int, max_pairs: int | None) -> tuple[list[tuple[str, str, float]], int]:
-    corpus = _read_jsonl(corpus_path)
-    queries = _read_jsonl(queries_path)
+    corpus = read_jsonl_by_id(corpus_path)
+    queries = read_jsonl_by_id(queries_path)
     qrels = read_qrels(qrels_path)
     texts = {d: (f"{o.get('title') or ''}\n{o['text']}" if o.get("title") else o["text"]) for d, o in corpus.items()}
     positives = {q: {d for d, r in rels.items() if r > 0 and d in texts} for q, rels in qrels.items() if q in queries}
