@@ -60,6 +60,7 @@ class Settings(BaseSettings):
     encode_batch_size: int = 32
     query_microbatch: bool = True  # batch concurrent query encodings in the dense service
     dense_index: str = "exact"  # exact | hnsw
+    dense_passages: str = "off"  # off | maxp: score a document by its best 256-piece passage (issue 4); embedded only
     vocabulary_path: str = ""   # empty: the bundled services/gate/vocabulary.json
     cross_encoder_path: str = ""
 

@@ -16,7 +16,9 @@ from typing import Sequence
 
 import numpy as np
 
+from chsr.docs import Doc
 from chsr.models import force_offline
+from services.dense.passages import PassageSplitter
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +64,7 @@ class Encoder:
         self._batch = batch_size
         self._lock = threading.Lock()
         self._cache = EmbeddingCache(cache_dir / "embeddings.sqlite") if cache_dir else None
+        self.splitter = PassageSplitter(self._model.tokenizer, self.max_seq_length)
 
     def _encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
         with self._lock:
@@ -85,6 +88,18 @@ class Encoder:
             cached.update(new_items)
         out = np.stack([cached[k] for k in keys]) if keys else np.zeros((0, self.dim), np.float32)
         return out, len(missing)
+
+    def encode_passages(self, docs: Sequence[Doc]) -> tuple[list[np.ndarray], int]:
+        """One ``(n_passages, dim)`` block per document (MaxP mode, issue 4) and the cache misses.
+
+        Passages go through :meth:`encode_documents`, so re-ingesting unchanged text is free and a
+        document that fits the window reuses its whole-document vector.
+        """
+        with self._lock:  # the tokenizer must not run while the model's encode uses it
+            split = [self.splitter.split(d) for d in docs]
+        vecs, computed = self.encode_documents([p for passages in split for p in passages])
+        bounds = np.cumsum([0] + [len(passages) for passages in split])
+        return [vecs[bounds[i]:bounds[i + 1]] for i in range(len(split))], computed
 
 
 def _dir_fingerprint(path: Path) -> str:

@@ -19,8 +19,9 @@ def build_servicer(settings: Settings) -> DenseServicer:
         return DenseServicer(WeaviateDenseBackend.from_settings(settings, encoder.dim), encoder,
                              microbatch=settings.query_microbatch)
     from services.dense.backends.embedded import EmbeddedDenseBackend
-    return DenseServicer(EmbeddedDenseBackend(settings.data_dir, encoder.dim, index=settings.dense_index), encoder,
-                         microbatch=settings.query_microbatch)
+    backend = EmbeddedDenseBackend(settings.data_dir, encoder.dim, index=settings.dense_index,
+                                   passages=settings.dense_passages)
+    return DenseServicer(backend, encoder, microbatch=settings.query_microbatch)
 
 
 def build(settings: Settings):  # type: ignore[no-untyped-def]

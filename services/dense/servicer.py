@@ -11,6 +11,7 @@ from chsr.scope import Scope
 from chsr.v1 import dense_pb2, dense_pb2_grpc
 from services.dense.batcher import MicroBatcher
 from services.dense.encoder import Encoder
+from services.dense.passages import PassageMode
 
 MAX_ENCODE_TEXTS = 256
 
@@ -29,6 +30,10 @@ class DenseServicer(RetrieverServicer, dense_pb2_grpc.DenseServiceServicer):
         return self.backend.search(vector, flt, k, exact=exact)
 
     def _upsert(self, docs: list[Doc]) -> UpsertResult:
+        """The backend's stored passage mode decides how documents are vectorised (issue 4)."""
+        if getattr(self.backend, "passage_mode", PassageMode.OFF) is PassageMode.MAXP:
+            blocks, _computed = self.encoder.encode_passages(docs)
+            return self.backend.upsert(docs, blocks)
         vectors, _computed = self.encoder.encode_documents([d.full_text for d in docs])
         return self.backend.upsert(docs, vectors)
 

@@ -21,6 +21,9 @@ Why it looks like this (issue 3, "Backends"):
   It is a read-modify-write guarded by a process lock: one dense service writes per collection.
 * Connection refused / timeouts / gRPC UNAVAILABLE become :class:`BackendUnavailable`; the client
   connects lazily (2 s init timeout, 5 s queries) so the service starts while Weaviate is down.
+* Passage mode (``CHSR_DENSE_PASSAGES=maxp``, issue 4) is embedded-only: this backend stores one
+  object per document, and :meth:`from_settings` refuses ``maxp`` rather than index whole-document
+  vectors under a setting that promises passages.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from chsr.config import Settings
 from chsr.docs import METADATA_FIELDS, METADATA_INT, Doc
 from chsr.retrieval import BackendUnavailable, Hit, ItemFailure, UpsertResult
 from chsr.scope import Scope
+from services.dense.passages import PassageMode
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +68,7 @@ def _host_port(addr: str) -> tuple[str, int]:
 
 class WeaviateDenseBackend:
     name = "weaviate-hnsw"
+    passage_mode = PassageMode.OFF  # one object per document; see from_settings
 
     def __init__(self, http_addr: str, grpc_addr: str, collection: str, dim: int, *,
                  ef: int = 128, ef_construction: int = 200, max_connections: int = 16,
@@ -82,7 +87,12 @@ class WeaviateDenseBackend:
     @classmethod
     def from_settings(cls, settings: Settings, dim: int) -> "WeaviateDenseBackend":
         """HNSW values come from optional settings fields (``CHSR_WEAVIATE_EF``, ``..._EF_CONSTRUCTION``,
-        ``..._MAX_CONNECTIONS``) and default to the embedded HNSW backend's values when absent."""
+        ``..._MAX_CONNECTIONS``) and default to the embedded HNSW backend's values when absent.
+        Raises ``ValueError`` for ``CHSR_DENSE_PASSAGES`` other than ``off`` (embedded-only, issue 4)."""
+        if PassageMode.from_str(getattr(settings, "dense_passages", "off")) is not PassageMode.OFF:
+            raise ValueError("CHSR_DENSE_PASSAGES=maxp is implemented by the embedded dense backend only; the "
+                             "Weaviate backend (CHSR_BACKEND=engines) stores one object per document. Unset "
+                             "CHSR_DENSE_PASSAGES or use CHSR_BACKEND=embedded.")
         return cls(settings.weaviate_http, settings.weaviate_grpc, settings.weaviate_collection, dim,
                    ef=int(getattr(settings, "weaviate_ef", 128)),
                    ef_construction=int(getattr(settings, "weaviate_ef_construction", 200)),
