@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Reproduce the SciFact report (issue 4) through the mesh on the embedded backend.
+#   CHSR_SCIFACT_DIR=../shared/data/scifact bash scripts/bench_scifact.sh [OUT_DIR]
+# Steps: start a mesh on its own data dir -> ingest the corpus (embeddings cached by content) ->
+# build CDF calibrators from 200 *train* queries -> evaluate every pipeline on the test split.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DATA=${CHSR_SCIFACT_DIR:-../shared/data/scifact}
+OUT=${1:-benchmarks/scifact}
+PORT=${CHSR_BENCH_PORT:-58051}
+DATA_DIR=${CHSR_BENCH_DATA_DIR:-$HOME/.cache/chsr/bench-scifact}
+PIPELINES=${CHSR_BENCH_PIPELINES:-rrf,sparse,dense,hybrid_fixed,hybrid_calibrated,entropy_raw,entropy_minmax,entropy_zscore,dbsf,adaptive,linear_0.3,linear_0.5,linear_0.7,linear_zscore,rrf_dedup,rrf_dedup_mmr,dense_ann}
+GW=127.0.0.1:$PORT
+# Quality runs reuse query vectors across pipelines (CHSR_QUERY_VECTOR_CACHE); latency is measured by
+# `chsr bench load` with the cache off.
+export CHSR_QUERY_VECTOR_CACHE=${CHSR_QUERY_VECTOR_CACHE:-8192}
+.venv/bin/chsr up --data-dir "$DATA_DIR" --port "$PORT" --metrics-base $((PORT - 48950)) &
+UP=$!
+trap 'kill $UP 2>/dev/null; wait $UP 2>/dev/null' EXIT
+for _ in $(seq 1 120); do .venv/bin/chsr index stats --gateway "$GW" >/dev/null 2>&1 && break; sleep 2; done
+.venv/bin/chsr ingest "$DATA/corpus.jsonl" --gateway "$GW"
+.venv/bin/chsr calibrate --beir "$DATA" --split train --max-queries 200 --depth 5000 \
+  --sparse 127.0.0.1:$((PORT + 2)) --dense 127.0.0.1:$((PORT + 3)) --out "$DATA_DIR/calibration"
+sleep 3  # fusion reloads calibrators within 2 s
+.venv/bin/chsr eval beir "$DATA" --split test --pipelines "$PIPELINES" --baseline rrf --gateway "$GW" \
+  --out "$OUT" --concurrency 2 --h1-pipeline hybrid_calibrated
