@@ -36,7 +36,8 @@ sys.path.insert(0, str(REPO_ROOT))
 from chsr.v1 import common_pb2, gateway_pb2  # noqa: E402
 
 log = logging.getLogger("fuzz_gateway")
-FIELD_RE = re.compile(r"^(request|query|k|pipeline|hints(\.[a-z_]+)?|documents\[\d+\]|doc_ids|expected_ids)(?=[\s.:(]|$)")
+FIELD_RE = re.compile(
+    r"^(request|query|k|pipeline|hints(\.[a-z_]+)?|documents\[\d+\]|doc_ids|expected_ids)(?=[\s.:(]|$)")
 SEEDS = {
     "Search": gateway_pb2.SearchRequest(query="Northfield physics paper 1 acceleration", k=5, pipeline="D",
                                         hints=common_pb2.Scope(subject=["physics"], year=[2019])),
@@ -110,7 +111,8 @@ def run(gateway: str, n: int, seed: int, max_bytes: int, timeout_s: float) -> di
     total: Counter[str] = Counter()
     for codes in per_method.values():
         total.update(codes)
-    return {"gateway": gateway, "seed": seed, "cases": sum(total.values()), "seconds": round(time.monotonic() - started, 1),
+    return {"gateway": gateway, "seed": seed, "cases": sum(total.values()),
+            "seconds": round(time.monotonic() - started, 1),
             "codes": dict(total), "per_method": {m: dict(c) for m, c in per_method.items()},
             "violations": violations, "ingest_indexed": indexed}
 

@@ -45,7 +45,7 @@ class LoadConfig:
     gateway: str | None = None
     start_mesh: bool = False
     backend: str = "embedded"
-    corpus: Path | None = None
+    corpora: list[Path] = field(default_factory=list)
     data_dir: Path | None = None
     inprocess: bool = False
     inprocess_concurrency: list[int] = field(default_factory=lambda: [1])
@@ -138,20 +138,32 @@ def ratios(runs: list[dict[str, object]]) -> list[dict[str, object]]:
     return out
 
 
-def microbatch_end_to_end(mesh: BenchMesh, queries: list[str], cfg: LoadConfig,
-                          pids: Callable[[], dict[str, int]]) -> list[dict[str, object]]:
-    """The first pipeline, cache-miss, with the dense service's micro-batching off, then on again."""
-    pipeline = cfg.pipelines[0]
-    mesh.restart_service("dense", {"CHSR_QUERY_MICROBATCH": "0"})
+# Dense-service variants compared end to end (own mesh only). OpenMP's default active wait makes
+# torch's two intra-op threads spin on a shared 2-core machine; PASSIVE or one thread stops that.
+DENSE_VARIANTS = [
+    ("micro-batch off", {"CHSR_QUERY_MICROBATCH": "0"}),
+    ("OMP_WAIT_POLICY=PASSIVE", {"OMP_WAIT_POLICY": "PASSIVE"}),
+    ("OMP_NUM_THREADS=1", {"OMP_NUM_THREADS": "1"}),
+]
+
+
+def dense_variants_end_to_end(mesh: BenchMesh, queries: list[str], cfg: LoadConfig,
+                              pids: Callable[[], dict[str, int]]) -> list[dict[str, object]]:
+    """The first pipeline, cache-miss, with the dense service restarted under each variant's
+    environment; then restarted as it was."""
+    pipeline, runs = cfg.pipelines[0], []
     channel = grpc.insecure_channel(mesh.gateway, channel_options(Settings()))
     stub = gateway_pb2_grpc.GatewayServiceStub(channel)
     try:
-        runs = [{"mode": "mesh-microbatch-off", "pipeline": pipeline, "concurrency": c, "cache": "miss",
-                 **measured_run(mesh_calls(stub, queries, pipeline, cfg, True), c, cfg, pids())}
-                for c in cfg.concurrency]
+        for label, env in DENSE_VARIANTS:
+            mesh.restart_service("dense", env)
+            log.info("dense variant run", extra={"variant": label, "pipeline": pipeline})
+            runs += [{"mode": f"mesh, dense {label}", "pipeline": pipeline, "concurrency": c, "cache": "miss",
+                      **measured_run(mesh_calls(stub, queries, pipeline, cfg, True), c, cfg, pids())}
+                     for c in cfg.concurrency]
     finally:
         channel.close()
-        mesh.restart_service("dense", {"CHSR_QUERY_MICROBATCH": "1"})
+        mesh.restart_service("dense", {})
     return runs
 
 
@@ -159,10 +171,12 @@ def run_load(cfg: LoadConfig) -> dict[str, object]:
     from chsr.bench.report import machine_info, write_report
 
     queries, used = load_queries(cfg.queries, cfg.max_queries)
-    report: dict[str, object] = {"config": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(cfg).items()},
+    config = {k: [str(p) for p in v] if k == "corpora" else str(v) if isinstance(v, Path) else v
+              for k, v in asdict(cfg).items()}
+    report: dict[str, object] = {"config": config,
                                  "machine": machine_info(), "queries": {"source": used, "count": len(queries)}}
     started = time.time()
-    with bench_mesh(cfg.gateway, cfg.start_mesh, cfg.backend, cfg.data_dir, cfg.corpus) as mesh:
+    with bench_mesh(cfg.gateway, cfg.start_mesh, cfg.backend, cfg.data_dir, cfg.corpora) as mesh:
         pids = pids_by_port(mesh_ports(mesh.gateway))
         report["pids"] = pids
         runs = run_mesh(mesh, queries, cfg, pids)
@@ -174,7 +188,7 @@ def run_load(cfg: LoadConfig) -> dict[str, object]:
 
             report["levers"] = encoder_levers(Settings(), queries, cfg.concurrency, cfg.lever_duration_s, cfg.onnx)
             if mesh.supervisor is not None:
-                runs += microbatch_end_to_end(mesh, queries, cfg, lambda: pids_by_port(mesh_ports(mesh.gateway)))
+                runs += dense_variants_end_to_end(mesh, queries, cfg, lambda: pids_by_port(mesh_ports(mesh.gateway)))
         report["runs"] = runs
     report["elapsed_s"] = round(time.time() - started, 1)
     report["machine"]["load_after"] = [round(x, 2) for x in os.getloadavg()]  # type: ignore[index]

@@ -33,7 +33,7 @@ class BenchMesh:
     supervisor: Supervisor | None = None  # set when this benchmark started the mesh
 
     def restart_service(self, name: str, env: dict[str, str], timeout_s: float = 240) -> None:
-        """Restart one service of our own mesh with extra environment variables."""
+        """Restart one service of our own mesh with extra environment variables (for that start only)."""
         if self.supervisor is None:
             raise RuntimeError("restart_service: only a mesh started by the benchmark (--start-mesh)")
         sup = self.supervisor
@@ -69,7 +69,7 @@ def free_port_block(n: int, first: int = 52000, last: int = 60000) -> int:
 
 @contextmanager
 def bench_mesh(gateway: str | None, start: bool, backend: str, data_dir: Path | None,
-               corpus: Path | None) -> Iterator[BenchMesh]:
+               corpora: list[Path]) -> Iterator[BenchMesh]:
     if not start:
         yield BenchMesh(gateway or default_gateway(), data_dir or Settings().data_dir, backend)
         return
@@ -79,9 +79,9 @@ def bench_mesh(gateway: str | None, start: bool, backend: str, data_dir: Path | 
     sup = Supervisor(layout, backend, str(root / "data"), root / "logs", restart=False)
     sup.start_all(timeout_s=300)
     try:
-        docs = read_corpus(corpus or DEMO_CORPUS)
-        summary = GatewayClient(layout.addr("gateway")).ingest(docs, batch_size=64, timeout=3600)
-        log.info("bench mesh ingested", extra={"documents": summary.received, "gateway": layout.addr("gateway")})
+        for corpus in corpora or [DEMO_CORPUS]:
+            summary = GatewayClient(layout.addr("gateway")).ingest(read_corpus(corpus), batch_size=64, timeout=3600)
+            log.info("bench mesh ingested", extra={"corpus": str(corpus), "documents": summary.received})
         yield BenchMesh(layout.addr("gateway"), root / "data", backend, sup)
     finally:
         sup.stop_all()

@@ -12,6 +12,7 @@ without them).
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import threading
 from pathlib import Path
@@ -27,12 +28,7 @@ MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length (sentence_bert_config.json
 
 
 def onnx_available() -> bool:
-    try:
-        import onnx  # noqa: F401
-        import onnxruntime  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return all(importlib.util.find_spec(name) is not None for name in ("onnx", "onnxruntime"))
 
 
 def export_int8(model_path: Path, out_dir: Path) -> Path:

@@ -23,7 +23,8 @@ def plot_report(runs: list[dict], out_dir: Path) -> list[str]:
     import matplotlib.pyplot as plt
 
     miss, hit = _series(runs, "mesh", "miss"), _series(runs, "mesh", "hit")
-    off = _series(runs, "mesh-microbatch-off", "miss")
+    variants = {mode: _series(runs, mode, "miss") for mode in dict.fromkeys(r["mode"] for r in runs)
+                if mode.startswith("mesh, dense ")}
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharex=True)
     for ax, pct in zip(axes, ("p50", "p95")):
         for pipeline, rs in miss.items():
@@ -33,9 +34,10 @@ def plot_report(runs: list[dict], out_dir: Path) -> list[str]:
                 hs = hit[pipeline]
                 ax.plot([r["concurrency"] for r in hs], [r["latency_ms"][pct] for r in hs], "s--",
                         color=line.get_color(), alpha=0.6, label=f"{pipeline} hit")
-        for pipeline, rs in off.items():
-            ax.plot([r["concurrency"] for r in rs], [r["latency_ms"][pct] for r in rs], "x:",
-                    label=f"{pipeline} miss, micro-batch off")
+        for mode, series in variants.items():
+            for pipeline, rs in series.items():
+                ax.plot([r["concurrency"] for r in rs], [r["latency_ms"][pct] for r in rs], "x:",
+                        label=f"{pipeline} miss, {mode[6:]}")
         ax.set_title(f"end-to-end {pct} latency")
         ax.set_xlabel("concurrent clients")
         ax.set_ylabel("ms")
@@ -47,7 +49,8 @@ def plot_report(runs: list[dict], out_dir: Path) -> list[str]:
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(6, 4.2))
-    for label, series, style in (("miss", miss, "o-"), ("hit", hit, "s--"), ("miss, micro-batch off", off, "x:")):
+    lines = [("miss", miss, "o-"), ("hit", hit, "s--")] + [(f"miss, {m[6:]}", v, "x:") for m, v in variants.items()]
+    for label, series, style in lines:
         for pipeline, rs in series.items():
             ax.plot([r["concurrency"] for r in rs], [r["qps"] for r in rs], style, label=f"{pipeline} {label}")
     ax.set_title("throughput (successful answers / s)")

@@ -56,14 +56,15 @@ def _table(header: list[str], rows: list[list[object]]) -> list[str]:
 def target_rows(runs: list[dict], ratio: list[dict]) -> list[list[object]]:
     rows: list[list[object]] = []
     for label, pipelines, conc, cache, metric, bound, op in TARGETS:
-        for r in runs:
-            if (r["mode"], r["cache"], r["concurrency"]) != ("mesh", cache, conc):
+        for r in runs:  # the default mesh, then each dense-service variant measured end to end
+            if not r["mode"].startswith("mesh") or (r["cache"], r["concurrency"]) != (cache, conc):
                 continue
             if pipelines is not None and r["pipeline"] not in pipelines:
                 continue
             value = r["qps"] if metric == "qps" else r["latency_ms"][metric]
             met = value <= bound if op == "le" else value >= bound
-            rows.append([f"{label} ({r['pipeline']})", f"{'≤' if op == 'le' else '≥'} {bound:g}", value,
+            variant = f", {r['mode'][6:]}" if r["mode"] != "mesh" else ""
+            rows.append([f"{label} ({r['pipeline']}{variant})", f"{'≤' if op == 'le' else '≥'} {bound:g}", value,
                          "yes" if met else "**no**"])
     for r in ratio:
         if r["concurrency"] == 1 and r["ratio"] is not None:
@@ -86,7 +87,7 @@ def _run_rows(runs: list[dict], mode: str, cache: str) -> list[list[object]]:
 def _stage_rows(runs: list[dict]) -> list[list[object]]:
     rows = []
     for r in runs:
-        if r["mode"] in ("mesh", "inprocess") and r["cache"] == "miss":
+        if r["cache"] == "miss":
             stages = r["stages_ms"]
             cells = [f"{stages[s]['p50']:.1f} / {stages[s]['p95']:.1f}" if s in stages else "-"
                      for s in ("gate", "sparse", "dense", "fusion", "rerank", "total")]
@@ -121,7 +122,8 @@ def render_readme(report: dict, plots: list[str]) -> str:
         f"`chsr bench load --pipelines {','.join(cfg['pipelines'])} --concurrency "
         f"{','.join(map(str, cfg['concurrency']))} --duration {cfg['duration_s']:g} --queries {cfg['queries']}`"
         f" — {report['queries']['count']} {report['queries']['source']} queries, k={cfg['k']}, "
-        f"backend {cfg['backend']}, closed loop, {cfg['warmup_s']:g} s warm-up per run, {report['elapsed_s']} s in all.",
+        f"backend {cfg['backend']}, closed loop, {cfg['warmup_s']:g} s warm-up per run, "
+        f"{report['elapsed_s']} s in all.",
         "",
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gib']} GiB RAM; {m['os']}; Python {m['python']}; "
         f"{m['date_utc']}. Load average before {m['load_before']}, after {m.get('load_after')} "
@@ -130,21 +132,23 @@ def render_readme(report: dict, plots: list[str]) -> str:
         "## Targets", "", *_table(["target", "bound", "measured", "met"], target_rows(runs, report.get(
             "mesh_inprocess_p50_ratio", []))), "",
         "## Through the mesh, cache miss (`no_cache`)", "", *_table(header, _run_rows(runs, "mesh", "miss")), "",
-        "## Through the mesh, cache hit (a primed set of "
-        f"{cfg['hit_queries']} queries)", "", *_table(header, _run_rows(runs, "mesh", "hit")), "",
-        "## Per stage, p50 / p95 ms (from SearchResponse.timings)", "",
-        *_table(["mode", "pipeline", "clients", "gate", "sparse", "dense", "fusion", "rerank", "total"],
-                _stage_rows(runs)), "",
     ]
+    hits = _run_rows(runs, "mesh", "hit")
+    if hits:
+        lines += [f"## Through the mesh, cache hit (a primed set of {cfg['hit_queries']} queries)", "",
+                  *_table(header, hits), ""]
+    lines += ["## Per stage, p50 / p95 ms (from SearchResponse.timings)", "",
+              *_table(["mode", "pipeline", "clients", "gate", "sparse", "dense", "fusion", "rerank", "total"],
+                      _stage_rows(runs)), ""]
     inproc = _run_rows(runs, "inprocess", "miss")
     if inproc:
         lines += ["## In-process (same servicers, no network), cache miss", "", *_table(header, inproc), "",
                   *_table(["pipeline", "clients", "mesh p50 ms", "in-process p50 ms", "ratio"],
                           [[r["pipeline"], r["concurrency"], r["mesh_p50_ms"], r["inprocess_p50_ms"], r["ratio"]]
                            for r in report.get("mesh_inprocess_p50_ratio", [])]), ""]
-    off = _run_rows(runs, "mesh-microbatch-off", "miss")
-    if off:
-        lines += ["## Dense micro-batching off (`CHSR_QUERY_MICROBATCH=0`), cache miss", "", *_table(header, off), ""]
+    for mode in dict.fromkeys(r["mode"] for r in runs if r["mode"].startswith("mesh, dense ")):
+        lines += [f"## Through the mesh, {mode[6:]} (service restarted with it), cache miss", "",
+                  *_table(header, _run_rows(runs, mode, "miss")), ""]
     if "levers" in report:
         lines += _lever_lines(report["levers"])
     lines += [f"![{p}]({p})" for p in plots] + [""]

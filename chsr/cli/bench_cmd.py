@@ -42,7 +42,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="start our own mesh (chsr up's supervisor) and ingest --corpus; needed for the "
                         "end-to-end micro-batching comparison")
     p.add_argument("--backend", choices=["embedded", "engines"], default="embedded")
-    p.add_argument("--corpus", type=Path, default=None, help="corpus to ingest with --start-mesh (default: demo)")
+    p.add_argument("--corpus", type=Path, action="append", default=[],
+                   help="corpus to ingest with --start-mesh (repeatable; default: the demo corpus)")
     p.add_argument("--data-dir", type=Path, default=None,
                    help="the mesh's data dir (for --inprocess on an existing embedded mesh; default CHSR_DATA_DIR)")
     p.add_argument("--inprocess", action="store_true", help="also run the pipelines in-process; report the ratio")
@@ -73,15 +74,16 @@ def cmd_load(args: argparse.Namespace) -> int:
     logging.getLogger("chsr").setLevel(logging.INFO)
     cfg = LoadConfig(pipelines=args.pipelines, concurrency=args.concurrency, duration_s=args.duration,
                      queries=args.queries, max_queries=args.max_queries, gateway=args.gateway,
-                     start_mesh=args.start_mesh, backend=args.backend, corpus=args.corpus, data_dir=args.data_dir,
+                     start_mesh=args.start_mesh, backend=args.backend, corpora=args.corpus,
+                     data_dir=args.data_dir,
                      inprocess=args.inprocess, inprocess_concurrency=args.inprocess_concurrency,
                      cache_hit=args.cache_hit, hit_queries=args.hit_queries, warmup_s=args.warmup,
                      deadline_s=args.deadline, k=args.k, levers=args.levers, onnx=args.onnx,
                      lever_duration_s=args.lever_duration, out=args.out)
     report = run_load(cfg)
     failed = sum(sum(r["errors"].values()) for r in report["runs"])  # type: ignore[union-attr]
-    sys.stdout.write(f"wrote {args.out}/README.md, report.json and plots ({len(report['runs'])} runs, "  # type: ignore[arg-type]
-                     f"{failed} failed requests)\n")
+    runs = len(report["runs"])  # type: ignore[arg-type]
+    sys.stdout.write(f"wrote {args.out}/README.md, report.json and plots ({runs} runs, {failed} failed requests)\n")
     return 0
 
 

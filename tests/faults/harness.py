@@ -31,6 +31,10 @@ WORKERS = 2
 THINK_S = 0.15
 MAX_REQUESTS = 1500     # hard cap per run (about 10 req/s for 150 s)
 PRE_S, OUTAGE_S = 2.0, 3.0
+# OpenMP's default active wait makes the dense service's two torch threads spin on this shared 2-core
+# machine (a query then costs ~150 ms of CPU instead of ~35 ms; chsr bench load --levers shows it);
+# the test meshes run with the passive policy so stage deadlines are missed by faults, not by spinning.
+MESH_ENV = {"OMP_WAIT_POLICY": "PASSIVE"}
 ENGINES_SH = REPO_ROOT / "deploy" / "local" / "engines.sh"
 HINTS = gateway_pb2.SearchRequest(hints={"subject": ["physics"]}).hints
 

@@ -22,7 +22,7 @@ import pytest
 
 from chsr.client import GatewayClient, read_corpus
 from tests.conftest import DEMO_CORPUS, REPO_ROOT, Mesh, start_mesh
-from tests.faults.harness import (ENGINE_HEALTH, ENGINES_SH, drop_engine_data, engines_cmd, engines_down,
+from tests.faults.harness import (ENGINE_HEALTH, ENGINES_SH, MESH_ENV, drop_engine_data, engines_cmd, engines_down,
                                   environment, grpc_serving, stop_process, wait_until)
 
 pytestmark = [pytest.mark.slow]
@@ -99,25 +99,27 @@ def crash_and_recover(mesh: Mesh, kill_backend: Callable[[], None], restart_back
 
 
 def test_ingest_survives_client_and_dense_crash(tmp_path: Path, fault_report) -> None:  # type: ignore[no-untyped-def]
-    mesh = start_mesh(tmp_path)
-    sup, addr = mesh.supervisor, mesh.layout.addr("dense")
-    try:
-        found = crash_and_recover(
-            mesh,
-            kill_backend=lambda: stop_process(sup.procs["dense"], signal.SIGKILL),
-            restart_backend=lambda: (sup.start_service("dense"), wait_until(grpc_serving(addr), 180)),
-        )
-    finally:
-        sup.stop_all()
+    with environment(MESH_ENV):
+        mesh = start_mesh(tmp_path)
+        sup, addr = mesh.supervisor, mesh.layout.addr("dense")
+        try:
+            found = crash_and_recover(
+                mesh,
+                kill_backend=lambda: stop_process(sup.procs["dense"], signal.SIGKILL),
+                restart_backend=lambda: (sup.start_service("dense"), wait_until(grpc_serving(addr), 180)),
+            )
+        finally:
+            sup.stop_all()
     fault_report({"component": "ingest-crash-embedded", **found})
 
 
 @pytest.mark.weaviate
 @pytest.mark.elasticsearch
-def test_ingest_survives_client_and_weaviate_crash(tmp_path: Path, fault_report) -> None:  # type: ignore[no-untyped-def]
+def test_ingest_survives_client_and_weaviate_crash(tmp_path: Path,
+                                                   fault_report) -> None:  # type: ignore[no-untyped-def]
     if not ENGINES_SH.exists() or engines_down():
         pytest.skip(f"engines not running: {engines_down()} (deploy/local/engines.sh start all)")
-    with environment(CRASH_ENV):
+    with environment(CRASH_ENV | MESH_ENV):
         mesh = start_mesh(tmp_path, backend="engines")
         try:
             found = crash_and_recover(

@@ -12,7 +12,8 @@ from tests.faults.outage import Timeline, analyse, recovery_time
 DEADLINE = 2.0
 
 
-def s(start: float, ms: float, code: str = "OK", degraded: tuple[str, ...] = (), **kw) -> Sample:  # type: ignore[no-untyped-def]
+def s(start: float, ms: float, code: str = "OK", degraded: tuple[str, ...] = (),
+      **kw) -> Sample:  # type: ignore[no-untyped-def]
     return Sample(0, start, start + ms / 1000, code, degraded=degraded, **kw)
 
 
@@ -48,8 +49,8 @@ def test_fast_failures_after_health_delay_recovery() -> None:
 
 def test_internal_errors_and_overruns_are_caught() -> None:
     tl = Timeline(start=0.0, down=1.0, restart=2.0, healthy=3.0)
-    rep = analyse("gate", "gate_unavailable_hints_only", [s(0.5, 2400, code="DEADLINE_EXCEEDED"), s(1.5, 5, code="INTERNAL")],
-                  tl, DEADLINE)
+    samples = [s(0.5, 2400, code="DEADLINE_EXCEEDED"), s(1.5, 5, code="INTERNAL")]
+    rep = analyse("gate", "gate_unavailable_hints_only", samples, tl, DEADLINE)
     assert [x.code for x in rep.bad_codes] == ["INTERNAL"] and round(rep.max_overrun_ms) == 400
 
 

@@ -75,7 +75,8 @@ def search(channel: grpc.Channel, req: gateway_pb2.SearchRequest) -> tuple[str, 
 @FUZZ
 @given(query=st.one_of(strings, st.sampled_from(demo_queries())), k=ks, pipeline=pipelines,
        hints=st.one_of(st.just({}), scopes), strict=st.booleans(), no_cache=st.booleans())
-def test_search_with_random_fields(channel, fuzz_log, query, k, pipeline, hints, strict, no_cache):  # type: ignore[no-untyped-def]
+def test_search_with_random_fields(channel, fuzz_log, query, k, pipeline, hints,  # type: ignore[no-untyped-def]
+                                   strict, no_cache):
     req = gateway_pb2.SearchRequest(query=query, k=k, pipeline=pipeline, hints=common_pb2.Scope(**hints),
                                     strict_scope=strict, no_cache=no_cache)
     code, details = search(channel, req)
@@ -96,7 +97,8 @@ def test_unknown_scope_values_are_answered_or_named(channel, fuzz_log, query, hi
 @FUZZ
 @given(bad=invalid_utf8, where=st.sampled_from(["query", "pipeline", "hints"]),
        hint_field=st.sampled_from(STR_FIELDS))
-def test_invalid_utf8_in_any_string_is_invalid_argument(channel, fuzz_log, bad, where, hint_field):  # type: ignore[no-untyped-def]
+def test_invalid_utf8_in_any_string_is_invalid_argument(channel, fuzz_log, bad, where,  # type: ignore[no-untyped-def]
+                                                        hint_field):
     payload = field_varint(2, 5)
     if where == "query":
         payload += field_bytes(1, bad)

@@ -12,7 +12,8 @@ UNARY_METHODS = ("Search", "Delete", "IndexStats", "VerifyIndex", "ListPipelines
 STREAM_METHODS = ("Ingest",)
 FORBIDDEN = {"INTERNAL", "UNKNOWN"}
 # Every INVALID_ARGUMENT message starts with the field it is about (issue 7: "every error names the field").
-FIELD_RE = re.compile(r"^(request|query|k|pipeline|hints(\.[a-z_]+)?|documents\[\d+\]|doc_ids|expected_ids)(?=[\s.:(]|$)")
+FIELD_RE = re.compile(
+    r"^(request|query|k|pipeline|hints(\.[a-z_]+)?|documents\[\d+\]|doc_ids|expected_ids)(?=[\s.:(]|$)")
 
 
 def varint(n: int) -> bytes:

@@ -64,7 +64,8 @@ def _ca(directory: Path, name: str) -> tuple[Path, ec.EllipticCurvePrivateKey, x
     return _write(directory / f"{name}.pem", cert.public_bytes(serialization.Encoding.PEM)), key, cert
 
 
-def _leaf(directory: Path, name: str, ca_key, ca_cert: x509.Certificate, server: bool) -> Pair:  # type: ignore[no-untyped-def]
+def _leaf(directory: Path, name: str, ca_key,  # type: ignore[no-untyped-def]
+          ca_cert: x509.Certificate, server: bool) -> Pair:
     key = ec.generate_private_key(ec.SECP256R1())
     builder = _builder(name, ca_cert.subject, key.public_key()).add_extension(
         x509.BasicConstraints(ca=False, path_length=None), critical=True)
