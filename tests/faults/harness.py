@@ -133,6 +133,19 @@ def engines_down() -> list[str]:
     return [name for name, ok in ENGINE_HEALTH.items() if not ok()]
 
 
+def require_engines() -> None:
+    """Skip when an engine is not running, or fail when CHSR_REQUIRE_ENGINES=1 (CI starts them)."""
+    import pytest
+
+    down = engines_down() if ENGINES_SH.exists() else ["deploy/local/engines.sh missing"]
+    if not down:
+        return
+    reason = f"engines not running: {down} (deploy/local/engines.sh start all)"
+    if os.environ.get("CHSR_REQUIRE_ENGINES") == "1":
+        pytest.fail(f"{reason} (CHSR_REQUIRE_ENGINES=1: engine tests must run)", pytrace=False)
+    pytest.skip(reason)
+
+
 def drop_engine_data(es_index: str, collection: str) -> None:
     """Remove a test's own Elasticsearch index and Weaviate collection (loopback HTTP)."""
     for url in (f"http://127.0.0.1:19200/{es_index}*", f"http://127.0.0.1:18080/v1/schema/{collection}"):

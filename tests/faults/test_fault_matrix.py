@@ -32,8 +32,8 @@ from chsr.bench.queries import demo_queries
 from chsr.client import GatewayClient, read_corpus
 from tests.conftest import DEMO_CORPUS, start_mesh
 from tests.faults.harness import (DEADLINE_S, ENGINE_HEALTH, ENGINES_SH, MESH_ENV, OUTAGE_S, PRE_S, RECOVERY_S,
-                                  SLACK_MS, drop_engine_data, engines_cmd, engines_down, environment,
-                                  grpc_serving, search_load, settle_and_stop, stop_process, wait_until)
+                                  SLACK_MS, drop_engine_data, engines_cmd, environment, grpc_serving,
+                                  require_engines, search_load, settle_and_stop, stop_process, wait_until)
 from tests.faults.outage import ALLOWED_ERRORS, OutageReport, Timeline, analyse
 
 pytestmark = [pytest.mark.slow]
@@ -74,11 +74,7 @@ def warm_up(gateway: str) -> None:
 
 @pytest.fixture(scope="module")
 def engines_mesh(tmp_path_factory):  # type: ignore[no-untyped-def]
-    if not ENGINES_SH.exists():
-        pytest.skip("deploy/local/engines.sh is missing")
-    down = engines_down()
-    if down:
-        pytest.skip(f"engines not running: {down} (deploy/local/engines.sh start all)")
+    require_engines()
     with environment(ENGINE_ENV | MESH_ENV):
         m = start_mesh(tmp_path_factory.mktemp("faults-engines"), backend="engines")
         try:

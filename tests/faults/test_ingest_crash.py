@@ -22,8 +22,8 @@ import pytest
 
 from chsr.client import GatewayClient, read_corpus
 from tests.conftest import DEMO_CORPUS, REPO_ROOT, Mesh, start_mesh
-from tests.faults.harness import (ENGINE_HEALTH, ENGINES_SH, MESH_ENV, drop_engine_data, engines_cmd, engines_down,
-                                  environment, grpc_serving, stop_process, wait_until)
+from tests.faults.harness import (ENGINE_HEALTH, MESH_ENV, drop_engine_data, engines_cmd, environment,
+                                  grpc_serving, require_engines, stop_process, wait_until)
 
 pytestmark = [pytest.mark.slow]
 CORPUS_IDS = [d.id for d in read_corpus(DEMO_CORPUS)]
@@ -117,8 +117,7 @@ def test_ingest_survives_client_and_dense_crash(tmp_path: Path, fault_report) ->
 @pytest.mark.elasticsearch
 def test_ingest_survives_client_and_weaviate_crash(tmp_path: Path,
                                                    fault_report) -> None:  # type: ignore[no-untyped-def]
-    if not ENGINES_SH.exists() or engines_down():
-        pytest.skip(f"engines not running: {engines_down()} (deploy/local/engines.sh start all)")
+    require_engines()
     with environment(CRASH_ENV | MESH_ENV):
         mesh = start_mesh(tmp_path, backend="engines")
         try:
