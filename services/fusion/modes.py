@@ -9,11 +9,11 @@ break score ties by doc id so a fused ranking is deterministic.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
+from chsr.named_enum import NamedEnum
 from services.fusion import adaptive
 from services.fusion.calibration import Calibrator
 from services.fusion.entropy import entropy_alpha, entropy_bits
@@ -26,23 +26,13 @@ from services.fusion.scored_list import ScoredList, clean_list
 SPARSE, DENSE = "sparse", "dense"
 
 
-class FusionMode(Enum):
+class FusionMode(NamedEnum):
     RRF = "rrf"
     LINEAR = "linear"
     DBSF = "dbsf"
     ENTROPY = "entropy"
     ADAPTIVE = "adaptive"
 
-    def __str__(self) -> str:
-        return self.value
-
-    @staticmethod
-    def from_str(value: str) -> "FusionMode":
-        by_value = {m.value: m for m in FusionMode}
-        mode = by_value.get(str(value).strip().lower())
-        if mode is None:
-            raise ValueError(f"mode: unknown '{value}'; valid: {', '.join(by_value)}")
-        return mode
 
 
 class FusedItem(NamedTuple):

@@ -18,16 +18,16 @@ scores" broke other fusion libraries).
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 if TYPE_CHECKING:
     from services.fusion.calibration import Calibrator
+from chsr.named_enum import NamedEnum
 
 
-class Normaliser(Enum):
+class Normaliser(NamedEnum):
     RAW = "raw"
     MINMAX = "minmax"
     ZSCORE = "zscore"
@@ -35,16 +35,13 @@ class Normaliser(Enum):
     DBSF = "dbsf"
     CDF = "cdf"
 
-    def __str__(self) -> str:
-        return self.value
+    @classmethod
+    def field_name(cls) -> str:
+        return "norm"
 
-    @staticmethod
-    def from_str(value: str) -> "Normaliser":
-        by_value = {n.value: n for n in Normaliser}
-        norm = by_value.get(value.strip().lower())
-        if norm is None:
-            raise ValueError(f"unknown normaliser '{value}'; valid: {', '.join(by_value)}")
-        return norm
+    @classmethod
+    def kind(cls) -> str:
+        return "normaliser"
 
 
 def _as_array(x: np.ndarray | list[float]) -> np.ndarray:

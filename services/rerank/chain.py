@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Mapping, Sequence
 
 import numpy as np
 
 from chsr.scope import Scope
+from chsr.named_enum import NamedEnum
 from services.rerank.cross_encoder import CrossEncoderScorer, CrossEncoderUnavailable
 from services.rerank.curriculum import curriculum_rerank
 from services.rerank.dedup import dedup
@@ -26,23 +26,17 @@ from services.rerank.params import RerankParams
 from services.rerank.similarity import pairwise_jaccard
 
 
-class RerankStage(Enum):
+class RerankStage(NamedEnum):
     NONE = "none"
     CURRICULUM = "curriculum"
     DEDUP = "dedup"
     MMR = "mmr"
     CROSS_ENCODER = "cross_encoder"
 
-    def __str__(self) -> str:
-        return self.value
+    @classmethod
+    def kind(cls) -> str:
+        return "rerank stage"
 
-    @staticmethod
-    def from_str(value: str) -> "RerankStage":
-        by_value = {s.value: s for s in RerankStage}
-        stage = by_value.get(value.strip().lower())
-        if stage is None:
-            raise ValueError(f"mode: unknown rerank stage '{value}'; valid: {', '.join(by_value)}")
-        return stage
 
 
 def parse_chain(mode: str | Sequence[str | RerankStage]) -> list[RerankStage]:
