@@ -21,6 +21,9 @@ from chsr.scope import Scope
 from chsr.v1 import common_pb2
 
 log = logging.getLogger(__name__)
+# After an engine error, searches fail fast for this long instead of each waiting out the engine's
+# timeout (a down Weaviate otherwise costs every request its whole retrieval budget; issue 7).
+BREAKER_OPEN_S = 0.5
 MAX_K = 10_000  # deep lists are used offline (CDF calibration); the gateway caps user k
 
 
@@ -39,6 +42,7 @@ class RetrieverServicer:
 
     def __init__(self, backend: RetrievalBackend, probe_interval_s: float = 5.0) -> None:
         self.backend = backend
+        self._open_until = 0.0  # circuit breaker: fail fast for a moment after the engine failed
         if probe_interval_s > 0:
             start_probe(backend.name, lambda: self.backend.count() >= 0, probe_interval_s)
 
@@ -57,6 +61,8 @@ class RetrieverServicer:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"k: must be in 1..{MAX_K}, got {request.k}")
         flt = Scope.from_proto(request.filter)
         start = time.perf_counter()
+        if time.monotonic() < self._open_until:
+            context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: engine failing (circuit open)")
         try:
             if request.post_filter:
                 hits = [h for h in self._search(request.query, Scope(), request.k, request.exact)
@@ -66,6 +72,7 @@ class RetrieverServicer:
             generation = self.backend.generation()
         except BackendUnavailable as exc:
             BACKEND_ERRORS.labels(self.backend.name, "unavailable").inc()
+            self._open_until = time.monotonic() + BREAKER_OPEN_S
             context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
         took = (time.perf_counter() - start) * 1000
         return hits_to_response(hits, self.backend.name, generation, took, request.include_documents)

@@ -53,7 +53,10 @@ def upsert_batch(stubs: StageStubs, executor: ThreadPoolExecutor, docs: list[com
                  totals: IngestTotals) -> None:
     """Write one validated batch to both backends in parallel; any leg failure aborts the stream."""
     req = common_pb2.UpsertRequest(documents=docs)
-    futures = {leg: executor.submit(stubs.retriever(leg).Upsert, req, timeout=UPSERT_TIMEOUT_S) for leg in LEGS}
+    # wait_for_ready: a backend that just restarted is still reconnecting for ~1 s; wait (bounded) instead
+    # of failing the ingest with UNAVAILABLE.
+    futures = {leg: executor.submit(stubs.retriever(leg).Upsert, req, timeout=UPSERT_TIMEOUT_S, wait_for_ready=True)
+               for leg in LEGS}
     results: dict[str, common_pb2.UpsertResponse] = {}
     failures: list[str] = []
     for leg, fut in futures.items():

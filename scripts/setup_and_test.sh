@@ -14,7 +14,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 log "installing Python dependencies (cached by pip)"
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[dev]"
+.venv/bin/python -m pip install -q -e ".[dev,onnx]"
 
 log "checking generated gRPC stubs are up to date"
 bash scripts/check_protos.sh

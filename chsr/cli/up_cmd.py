@@ -52,6 +52,7 @@ class MeshLayout:
             "CHSR_DENSE_ADDR": self.addr("dense"), "CHSR_FUSION_ADDR": self.addr("fusion"),
             "CHSR_RERANK_ADDR": self.addr("rerank"), "PYTHONUNBUFFERED": "1",
         })
+        env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         if data_dir:
             env["CHSR_DATA_DIR"] = data_dir
         env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
