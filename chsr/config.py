@@ -60,6 +60,7 @@ class Settings(BaseSettings):
     encode_batch_size: int = 32
     query_microbatch: bool = True  # batch concurrent query encodings in the dense service
     query_vector_cache: int = 0     # LRU size of query vectors in the dense service (0 = off)
+    query_encoder: str = "torch"    # torch | onnx-int8 (query side only)
     dense_index: str = "exact"  # exact | hnsw
     dense_passages: str = "off"  # off | maxp: score a document by its best 256-piece passage (issue 4); embedded only
     vocabulary_path: str = ""   # empty: the bundled services/gate/vocabulary.json

@@ -6,7 +6,7 @@ encoder alone, at several concurrencies:
 * ``torch``: one forward pass per query (the dense service with
   ``CHSR_QUERY_MICROBATCH=0``; the encoder's lock serialises passes);
 * ``torch+microbatch``: :class:`services.dense.batcher.MicroBatcher`, the default;
-* ``onnx-int8`` / ``onnx-int8+microbatch``: :mod:`chsr.bench.onnx_encoder`;
+* ``onnx-int8`` / ``onnx-int8+microbatch``: :mod:`services.dense.onnx_encoder`;
 * ``..., 1 torch thread``: the same with ``torch.set_num_threads(1)``. On a
   2-core machine shared with other work, torch's default two intra-op threads
   spin against each other and the neighbours; one thread can be much faster.
@@ -26,7 +26,7 @@ from typing import Callable
 import numpy as np
 
 from chsr.bench.driver import ClosedLoop, Sample
-from chsr.bench.onnx_encoder import OnnxEncoder, export_int8, onnx_available
+from services.dense.onnx_encoder import OnnxEncoder, export_int8, onnx_available
 from chsr.bench.queries import REPO_ROOT
 from chsr.bench.stats import summarise
 from chsr.client import read_corpus

@@ -20,10 +20,11 @@ MAX_ENCODE_TEXTS = 256
 
 class DenseServicer(RetrieverServicer, dense_pb2_grpc.DenseServiceServicer):
     def __init__(self, backend, encoder: Encoder, microbatch: bool = True,  # type: ignore[no-untyped-def]
-                 query_cache_size: int = 0) -> None:
+                 query_cache_size: int = 0, encode_queries=None) -> None:  # type: ignore[no-untyped-def]
         super().__init__(backend)
         self.encoder = encoder
-        self.batcher = MicroBatcher(encoder.encode_queries) if microbatch else None
+        self._encode_queries = encode_queries or encoder.encode_queries
+        self.batcher = MicroBatcher(self._encode_queries) if microbatch else None
         self.query_cache = QueryVectorCache(query_cache_size)
 
     def _encode_query(self, query: str) -> np.ndarray:
@@ -33,7 +34,7 @@ class DenseServicer(RetrieverServicer, dense_pb2_grpc.DenseServiceServicer):
         if self.batcher is not None:
             vector = self.batcher.encode(query, timeout=30)
         else:
-            vector = self.encoder.encode_queries([query])[0]
+            vector = self._encode_queries([query])[0]
         self.query_cache.put(query, vector)
         return vector
 
