@@ -24,6 +24,7 @@ from chsr.scope import Scope
 from services.gate import papers as paper_mod
 from services.gate import subjects as subject_mod
 from services.gate.content import content_type, find_content_terms
+from services.gate.language import find_languages
 from services.gate.lexicon import SpanText, find_pattern, parse_number
 from services.gate.vocabulary import Vocabulary
 
@@ -53,6 +54,7 @@ def extract_scope(query: str, vocab: Vocabulary) -> Extraction:
     st = SpanText(query)
     fields: dict[str, tuple[tuple, float, str]] = {}
     _put(fields, "question_number", _question_numbers(st, vocab))
+    _put(fields, "language", find_languages(st))
     _put(fields, "year", _years(st, vocab))
     levels = _levels(st, vocab)
     mentions = paper_mod.find_mentions(st, vocab, has_grade=any(v.startswith("grade_") for v in (levels or ((),))[0]))

@@ -1,18 +1,26 @@
 """The relaxation ladder (seed 000 s.3.4 stage 5; issue 5; ``RelaxationStep`` in common.proto).
 
-* **W0 exact** — the full scope (extracted + hints).
-* **W1 drop topic constraints** — content type; the question number unless it is
-  a strict key; soft fields (low confidence, or proven unsatisfiable by the corpus
-  index, e.g. a year after the corpus ends); a science discipline is widened to
-  its parent (physics -> physics|science: grade 3-9 material is filed as general
-  science, curriculum README).
-* **W2 drop level/cycle** — never when strict keys (explicit paper or question
-  number) are present.
-* **W3 unfiltered lexical fallback** — empty filter, ``lexical_only=True``; the
-  gateway flags every result's violations.
+Each step widens to the *nearest* scope first (curriculum README: relaxation targets are
+"nearest year", "nearest grade"), so a widened answer stays as close to what was asked as
+the corpus allows:
 
-Each rung is cumulative on the previous one; a rung whose filter equals the
-previous rung's is skipped. ``strict_scope=True`` returns W0 only.
+* **W0 exact** — the full scope (extracted + hints).
+* **W1 drop topic constraints** — (a) the question number unless it is a strict key, a requested
+  language version, soft
+  fields (low confidence, or proven unsatisfiable by the corpus index, e.g. a year after the
+  corpus ends), a science discipline widened to its parent (grade 3-9 material is filed as
+  general science), and the content type widened to its nearest kin (mark scheme <-> solution,
+  textbook <-> syllabus); (b) with strict keys only, the content type dropped (an explicit
+  item whose marking material does not exist is answered by the item itself).
+* **W2 drop level/cycle** — never when strict keys (explicit paper or question number) are
+  present: (a) the level widened to its neighbours (grade n -> n±1, the grade's band;
+  college <-> high school) and general science to its disciplines; (b) two grades away;
+  (c) level and content type dropped.
+* **W3 unfiltered lexical fallback** — empty filter, ``lexical_only=True``; the gateway flags
+  every result's violations (and never uses it when strict keys are present).
+
+Each rung is cumulative on the previous one; a rung whose filter equals the previous rung's
+is skipped. ``strict_scope=True`` returns W0 only.
 """
 
 from __future__ import annotations
@@ -23,8 +31,15 @@ from typing import Iterable, Mapping
 from chsr.scope import Scope
 from chsr.v1 import common_pb2
 
-TOPIC_FIELDS: tuple[str, ...] = ("content_type", "question_number")
+TOPIC_FIELDS: tuple[str, ...] = ("question_number", "language")
 LEVEL_FIELDS: tuple[str, ...] = ("level",)
+#: Nearest content types: marking material of one kind stands in for the other.
+CONTENT_KIN: dict[str, tuple[str, ...]] = {
+    "mark_scheme": ("solution",), "solution": ("mark_scheme",),
+    "textbook": ("syllabus",), "syllabus": ("textbook",),
+}
+SCIENCE_DISCIPLINES: tuple[str, ...] = ("physics", "chemistry", "biology")
+_GRADES = ["grade_k"] + [f"grade_{n}" for n in range(1, 13)]
 LABELS = {
     common_pb2.W0_EXACT: "W0", common_pb2.W1_DROP_TOPIC: "W1",
     common_pb2.W2_DROP_LEVEL: "W2", common_pb2.W3_UNFILTERED_LEXICAL: "W3",
@@ -69,13 +84,46 @@ def build_ladder(
     rungs = [w0]
     w1_filter, w1_text = _w1(scope, strict, reasons, subject_parents or {})
     _append(rungs, LadderRung(common_pb2.W1_DROP_TOPIC, w1_filter, w1_text))
-    if not strict:
-        dropped = [f for f in LEVEL_FIELDS if getattr(w1_filter, f)]
-        w2_filter = w1_filter.without(*LEVEL_FIELDS)
-        _append(rungs, LadderRung(common_pb2.W2_DROP_LEVEL, w2_filter, f"W2 drop level/cycle: {', '.join(dropped) or 'none'}"))
+    if strict:
+        if w1_filter.content_type and "content_type" not in strict:
+            _append(rungs, LadderRung(common_pb2.W1_DROP_TOPIC, w1_filter.without("content_type"),
+                                      "W1 drop topic constraints: content_type"))
+    else:
+        for distance in (1, 2):
+            w2 = _widen_level(w1_filter, distance, general_science="science" in scope.subject)
+            _append(rungs, LadderRung(common_pb2.W2_DROP_LEVEL, w2,
+                                      f"W2 widen level to {distance} step(s): {'|'.join(w2.level) or 'any'}"))
+        dropped = [f for f in ("level", "content_type") if getattr(w1_filter, f)]
+        _append(rungs, LadderRung(common_pb2.W2_DROP_LEVEL, w1_filter.without("level", "content_type"),
+                                  f"W2 drop level/cycle: {', '.join(dropped) or 'none'}"))
     _append(rungs, LadderRung(common_pb2.W3_UNFILTERED_LEXICAL, Scope(),
                               "W3 unfiltered lexical fallback (no curriculum filter; results are leakage-flagged)", True))
     return rungs
+
+
+def neighbour_levels(level: str, distance: int) -> tuple[str, ...]:
+    """Levels within ``distance`` grades, plus the grade's band (high school for 8-12,
+    elementary for K-5); college and high school are each other's neighbours."""
+    if level in _GRADES:
+        i = _GRADES.index(level)
+        out = [_GRADES[j] for j in range(max(0, i - distance), min(len(_GRADES), i + distance + 1))]
+        if i >= 8:
+            out.append("high_school")
+        if i <= 5:
+            out.append("elementary")
+        return tuple(out)
+    bands = {"high_school": ("high_school", "college", "grade_12", "grade_11"),
+             "college": ("college", "high_school"),
+             "elementary": ("elementary", "grade_4", "grade_5")}
+    return bands.get(level, (level,))
+
+
+def _widen_level(filt: Scope, distance: int, general_science: bool) -> Scope:
+    levels = tuple(dict.fromkeys(lv for level in filt.level for lv in neighbour_levels(level, distance)))
+    subjects = filt.subject
+    if general_science:  # asked for general science: above grade 9 it is filed by discipline
+        subjects = tuple(dict.fromkeys([*subjects, *SCIENCE_DISCIPLINES]))
+    return replace(filt, level=levels, subject=subjects)
 
 
 def _w1(scope: Scope, strict: set[str], reasons: dict[str, str], parents: Mapping[str, str]) -> tuple[Scope, str]:
@@ -87,6 +135,11 @@ def _w1(scope: Scope, strict: set[str], reasons: dict[str, str], parents: Mappin
     if widened != filt.subject:
         filt = replace(filt, subject=widened)
         parts.append(f"subject widened to {'|'.join(widened)}")
+    if "content_type" not in strict:
+        kin = tuple(dict.fromkeys([*filt.content_type, *(k for c in filt.content_type for k in CONTENT_KIN.get(c, ()))]))
+        if kin != filt.content_type:
+            filt = replace(filt, content_type=kin)
+            parts.append(f"content_type widened to {'|'.join(kin)}")
     return filt, "W1 drop topic constraints: " + (", ".join(parts) or "none")
 
 

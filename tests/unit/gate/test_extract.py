@@ -319,3 +319,28 @@ def test_accuracy_scoring_counts_exact_over_and_missed(bundled):
     assert scores["level"].over == 2  # a: grade_10 where the gold is open; b: high_school outside the gold set
     assert scores["subject"].missed == 0 and scores["subject"].exact == 0
     assert {d["case_id"] for d in diffs} == {"a", "b"}
+
+
+@pytest.mark.parametrize("query,expected", [
+    ("German physics item with two springs joined end to end", ("de",)),
+    ("Spanish version of the question on half-life", ("es",)),
+    ("la question en français sur la gelée blanche", ("fr",)),
+    ("2019年 中文版 物理题", ("zh",)),
+])
+def test_requested_language_version_is_extracted(query, expected):
+    from services.gate.extract import extract_scope
+    from services.gate.vocabulary import Vocabulary
+
+    assert extract_scope(query, Vocabulary.load()).scope.language == expected
+
+
+@pytest.mark.parametrize("query", [
+    "question d'économie : pourquoi les étoiles filantes brûlent-elles ?",  # written in French, asks for nothing
+    "all versions of the spring constant problem, French and German",
+    "English essay on a Shakespeare sonnet",
+])
+def test_language_is_not_constrained_without_a_request(query):
+    from services.gate.extract import extract_scope
+    from services.gate.vocabulary import Vocabulary
+
+    assert extract_scope(query, Vocabulary.load()).scope.language == ()

@@ -21,24 +21,45 @@ def _steps(rungs):
     return [r.label for r in rungs]
 
 
-def test_full_ladder_without_strict_keys():
-    scope = Scope.from_dict({"subject": "chemistry", "level": "high_school", "content_type": "exam_question"})
+def test_full_ladder_without_strict_keys_widens_to_the_nearest_scope_first():
+    scope = Scope.from_dict({"subject": "chemistry", "level": "grade_10", "content_type": "mark_scheme",
+                             "question_number": 4})
     rungs = build_ladder(scope, [], False)
-    assert _steps(rungs) == ["W0", "W1", "W2", "W3"]
-    w0, w1, w2, w3 = rungs
+    assert _steps(rungs) == ["W0", "W1", "W2", "W2", "W2", "W3"]
+    w0, w1, w2a, w2b, w2c, w3 = rungs
     assert w0.filter == scope and w0.step == common_pb2.W0_EXACT
-    assert w1.filter == Scope.from_dict({"subject": "chemistry", "level": "high_school"})
-    assert w2.filter == Scope.from_dict({"subject": "chemistry"}) and w2.step == common_pb2.W2_DROP_LEVEL
+    assert w1.filter == Scope.from_dict({"subject": "chemistry", "level": "grade_10",
+                                         "content_type": ["mark_scheme", "solution"]})
+    assert w2a.filter.level == ("grade_9", "grade_10", "grade_11", "high_school")
+    assert w2a.filter.content_type == ("mark_scheme", "solution") and w2a.step == common_pb2.W2_DROP_LEVEL
+    assert set(w2b.filter.level) >= {"grade_8", "grade_12"}
+    assert w2c.filter == Scope.from_dict({"subject": "chemistry"})
     assert w3.filter.is_empty() and w3.lexical_only and w3.step == common_pb2.W3_UNFILTERED_LEXICAL
-    assert not any(r.lexical_only for r in rungs[:3])
+    assert not any(r.lexical_only for r in rungs[:-1])
+
+
+def test_college_and_high_school_are_neighbours():
+    scope = Scope.from_dict({"subject": "geography", "level": "college", "content_type": "exam_question"})
+    w2a = build_ladder(scope, [], False)[1]
+    assert w2a.filter.level == ("college", "high_school") and w2a.filter.content_type == ("exam_question",)
+
+
+def test_general_science_widens_to_disciplines_with_the_level():
+    scope = Scope.from_dict({"subject": "science", "level": "grade_8", "content_type": "textbook"})
+    w2a = [r for r in build_ladder(scope, [], False) if r.label == "W2"][0]
+    assert {"physics", "chemistry", "biology", "science"} <= set(w2a.filter.subject)
+    physics = Scope.from_dict({"subject": "physics", "level": "grade_8"})
+    w2 = [r for r in build_ladder(physics, [], False, subject_parents=PARENTS) if r.label == "W2"][0]
+    assert "chemistry" not in w2.filter.subject
 
 
 def test_strict_keys_block_w2_and_keep_the_question_number():
     rungs = build_ladder(FULL, ["paper", "question_number"], False)
-    assert _steps(rungs) == ["W0", "W1", "W3"]
-    w1 = rungs[1]
-    assert w1.filter.question_number == (7,) and w1.filter.paper == ("AMC 10A",)
-    assert w1.filter.content_type == () and w1.filter.level == ("grade_10",)
+    assert _steps(rungs) == ["W0", "W1", "W1", "W3"]
+    w1a, w1b = rungs[1], rungs[2]
+    assert w1a.filter.question_number == (7,) and w1a.filter.paper == ("AMC 10A",)
+    assert w1a.filter.content_type == ("solution", "mark_scheme") and w1a.filter.level == ("grade_10",)
+    assert w1b.filter.content_type == () and w1b.filter.question_number == (7,)
 
 
 def test_a_non_strict_question_number_is_a_topic_constraint():
@@ -84,9 +105,11 @@ def test_identical_rungs_are_skipped():
 def test_rungs_are_cumulative():
     scope = Scope.from_dict({"subject": "biology", "level": "college", "content_type": "textbook", "year": 2020})
     rungs = build_ladder(scope, [], False, soft_fields={"year": "low confidence"})
-    w1, w2 = rungs[1], rungs[2]
-    assert w1.filter == Scope.from_dict({"subject": "biology", "level": "college"})
-    assert w2.filter == Scope.from_dict({"subject": "biology"})
+    w1, w2a, w2c = rungs[1], rungs[2], rungs[3]
+    assert w1.filter == Scope.from_dict({"subject": "biology", "level": "college",
+                                         "content_type": ["textbook", "syllabus"]})
+    assert w2a.filter.level == ("college", "high_school") and w2a.filter.year == ()
+    assert w2c.filter == Scope.from_dict({"subject": "biology"})
 
 
 def test_notes_label_w0():

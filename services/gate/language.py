@@ -1,0 +1,53 @@
+"""An explicitly requested language version ("German physics item", "the Spanish version",
+"en français", "中文版") becomes a ``language`` constraint.
+
+Why: the curriculum corpus carries parallel items in several languages, and a query that
+names one asks for that version (curriculum README, bilingual policy: "unless the query asks
+for a specific language version"). A query merely *written* in French is not a request for
+French evidence, and "all versions" asks for none, so both leave the field open.
+"""
+
+from __future__ import annotations
+
+import re
+
+from services.gate.lexicon import SpanText
+
+CONFIDENCE = 0.75
+_NAMES = {
+    "english": "en", "french": "fr", "german": "de", "spanish": "es", "chinese": "zh",
+    "français": "fr", "française": "fr", "francais": "fr", "allemand": "de", "allemande": "de",
+    "espagnol": "es", "espagnole": "es", "anglais": "en", "anglaise": "en",
+    "deutsch": "de", "deutsche": "de", "deutschen": "de", "englisch": "en", "französisch": "fr", "spanisch": "es",
+    "español": "es", "española": "es", "inglés": "en", "francés": "fr", "alemán": "de",
+}
+_NAME = "|".join(sorted(map(re.escape, _NAMES), key=len, reverse=True))
+_NOUNS = r"version|versions|item|items|question|questions|translation|text|original|exam|test|matura|fassung|aufgabe|frage|pregunta|versión"
+_PATTERNS = [
+    re.compile(rf"\b(?P<lang>{_NAME})\s+(?:\w+\s+){{0,2}}?(?:{_NOUNS})\b"),
+    re.compile(rf"\b(?:in|en|auf|version|versión)\s+(?P<lang>{_NAME})\b"),
+]
+_CJK = [(re.compile(r"中文版|中文题|汉语版"), "zh"), (re.compile(r"英文版|英语版"), "en")]
+_ALL_VERSIONS = re.compile(r"\ball (?:the )?(?:language )?versions\b|\btoutes les versions\b|\balle fassungen\b")
+
+
+def find_languages(st: SpanText) -> tuple | None:
+    """(codes, confidence, evidence) or None; claims the language words it uses."""
+    view = st.view()
+    if _ALL_VERSIONS.search(view):
+        return None
+    codes: list[str] = []
+    evidence: list[str] = []
+    for pattern in _PATTERNS:
+        for match in pattern.finditer(view):
+            codes.append(_NAMES[match.group("lang")])
+            evidence.append(match.group(0))
+            st.claim(match.start("lang"), match.end("lang"), "language")
+    for pattern, code in _CJK:
+        for match in pattern.finditer(view):
+            codes.append(code)
+            evidence.append(match.group(0))
+            st.claim(match.start(), match.end(), "language")
+    if not codes:
+        return None
+    return tuple(dict.fromkeys(codes)), CONFIDENCE, ", ".join(evidence)
