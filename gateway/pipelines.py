@@ -67,6 +67,10 @@ _BASE: list[PipelineConfig] = [
                    fusion_params=_p(entropy_norm="minmax")),
     PipelineConfig("entropy_zscore", "entropy-weighted alpha on z-scores", fusion_mode="entropy",
                    fusion_params=_p(entropy_norm="zscore")),
+    PipelineConfig("hybrid_calibrated_d10", "CDF entropy alpha with entropies over each list's top 10",
+                   fusion_mode="entropy", fusion_params=_p(entropy_norm="cdf", entropy_depth="10")),
+    PipelineConfig("entropy_zscore_d10", "z-score entropy alpha over each list's top 10", fusion_mode="entropy",
+                   fusion_params=_p(entropy_norm="zscore", entropy_depth="10")),
     PipelineConfig("dbsf", "distribution-based score fusion (mean +- 3 sigma)", fusion_mode="dbsf"),
     PipelineConfig("adaptive", "adaptive alpha from per-query signals", fusion_mode="adaptive"),
     # Strategy comparison (seed 003)
