@@ -9,13 +9,13 @@ the corpus allows:
   language version, soft
   fields (low confidence, or proven unsatisfiable by the corpus index, e.g. a year after the
   corpus ends), a science discipline widened to its parent (grade 3-9 material is filed as
-  general science), and the content type widened to its nearest kin (mark scheme <-> solution,
-  textbook <-> syllabus); (b) with strict keys only, the content type dropped (an explicit
+  general science), and the content type widened to its nearest kin (mark scheme <-> solution);
+  (b) with strict keys only, the content type dropped (an explicit
   item whose marking material does not exist is answered by the item itself).
 * **W2 drop level/cycle** — never when strict keys (explicit paper or question number) are
-  present: (a) the level widened to its neighbours (grade n -> n±1, the grade's band;
-  college <-> high school) and general science to its disciplines; (b) two grades away;
-  (c) level and content type dropped.
+  present: (a) the level widened to its band (grade 8-12 -> high school, K-5 -> elementary,
+  college <-> high school) and general science to its disciplines; (b) one grade either side;
+  (c) two grades; (d) level and content type dropped.
 * **W3 unfiltered lexical fallback** — empty filter, ``lexical_only=True``; the gateway flags
   every result's violations (and never uses it when strict keys are present).
 
@@ -34,10 +34,7 @@ from chsr.v1 import common_pb2
 TOPIC_FIELDS: tuple[str, ...] = ("question_number", "language")
 LEVEL_FIELDS: tuple[str, ...] = ("level",)
 #: Nearest content types: marking material of one kind stands in for the other.
-CONTENT_KIN: dict[str, tuple[str, ...]] = {
-    "mark_scheme": ("solution",), "solution": ("mark_scheme",),
-    "textbook": ("syllabus",), "syllabus": ("textbook",),
-}
+CONTENT_KIN: dict[str, tuple[str, ...]] = {"mark_scheme": ("solution",), "solution": ("mark_scheme",)}
 SCIENCE_DISCIPLINES: tuple[str, ...] = ("physics", "chemistry", "biology")
 _GRADES = ["grade_k"] + [f"grade_{n}" for n in range(1, 13)]
 LABELS = {
@@ -89,10 +86,10 @@ def build_ladder(
             _append(rungs, LadderRung(common_pb2.W1_DROP_TOPIC, w1_filter.without("content_type"),
                                       "W1 drop topic constraints: content_type"))
     else:
-        for distance in (1, 2):
+        for distance in (0, 1, 2):
             w2 = _widen_level(w1_filter, distance, general_science="science" in scope.subject)
             _append(rungs, LadderRung(common_pb2.W2_DROP_LEVEL, w2,
-                                      f"W2 widen level to {distance} step(s): {'|'.join(w2.level) or 'any'}"))
+                                      f"W2 widen level ({'band' if distance == 0 else f'{distance} grade(s)'}): {'|'.join(w2.level) or 'any'}"))
         dropped = [f for f in ("level", "content_type") if getattr(w1_filter, f)]
         _append(rungs, LadderRung(common_pb2.W2_DROP_LEVEL, w1_filter.without("level", "content_type"),
                                   f"W2 drop level/cycle: {', '.join(dropped) or 'none'}"))
@@ -102,8 +99,8 @@ def build_ladder(
 
 
 def neighbour_levels(level: str, distance: int) -> tuple[str, ...]:
-    """Levels within ``distance`` grades, plus the grade's band (high school for 8-12,
-    elementary for K-5); college and high school are each other's neighbours."""
+    """Levels within ``distance`` grades (0 = the level itself), plus the grade's band (high
+    school for 8-12, elementary for K-5); college and high school are each other's neighbours."""
     if level in _GRADES:
         i = _GRADES.index(level)
         out = [_GRADES[j] for j in range(max(0, i - distance), min(len(_GRADES), i + distance + 1))]
