@@ -148,7 +148,9 @@ def require_engines() -> None:
 
 def drop_engine_data(es_index: str, collection: str) -> None:
     """Remove a test's own Elasticsearch index and Weaviate collection (loopback HTTP)."""
-    for url in (f"http://127.0.0.1:19200/{es_index}*", f"http://127.0.0.1:18080/v1/schema/{collection}"):
+    # explicit names: ES 8 refuses wildcard deletes (action.destructive_requires_name)
+    for url in (f"http://127.0.0.1:19200/{es_index}", f"http://127.0.0.1:19200/{es_index}-meta",
+                f"http://127.0.0.1:18080/v1/schema/{collection}", f"http://127.0.0.1:18080/v1/schema/{collection}Meta"):
         try:
             urllib.request.urlopen(urllib.request.Request(url, method="DELETE"), timeout=10).close()
         except OSError:

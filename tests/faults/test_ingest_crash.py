@@ -118,6 +118,8 @@ def test_ingest_survives_client_and_dense_crash(tmp_path: Path, fault_report) ->
 def test_ingest_survives_client_and_weaviate_crash(tmp_path: Path,
                                                    fault_report) -> None:  # type: ignore[no-untyped-def]
     require_engines()
+    # start from an empty index/collection even if an earlier run was interrupted before its clean-up
+    drop_engine_data(CRASH_ENV["CHSR_ES_INDEX"], CRASH_ENV["CHSR_WEAVIATE_COLLECTION"])
     with environment(CRASH_ENV | MESH_ENV):
         mesh = start_mesh(tmp_path, backend="engines")
         try:
