@@ -19,7 +19,9 @@ fi
 UP=$!
 trap 'kill $UP 2>/dev/null; wait $UP 2>/dev/null' EXIT
 for _ in $(seq 1 180); do .venv/bin/chsr index stats --gateway "$GW" >/dev/null 2>&1 && break; sleep 2; done
+start_ingest=$(date +%s)
 .venv/bin/chsr ingest "$DATA/corpus.jsonl" --gateway "$GW"
+echo "ingest wall time: $(( $(date +%s) - start_ingest ))s ($BACKEND)"
 .venv/bin/chsr eval cerb --corpus "$DATA/corpus.jsonl" --cases "$DATA/cases.dev.jsonl" \
   --pipelines A,B,B+,C,D,E --k 8 --gateway "$GW" --out "$OUT"
 .venv/bin/chsr eval cerb --corpus "$DATA/corpus.jsonl" --cases "$DATA/cases.dev.jsonl" \
