@@ -163,7 +163,7 @@ def compute(cfg: BeirConfig, data: BeirData, runs: Mapping[str, PipelineRun]) ->
             b = [per_q[cfg.baseline][m][q] for q in qids]
             boot.append({"pipeline": p, "baseline": cfg.baseline, "metric": m}
                         | bootstrap_dict(qm.paired_bootstrap(a, b)))
-    h1_pipe = cfg.h1_pipeline or default_h1_pipeline(list(runs))
+    h1_pipe = cfg.h1_pipeline if cfg.h1_pipeline in runs else default_h1_pipeline(list(runs))
     h1_all = {p: h1_table(run.records, per_q[p]) for p, run in runs.items()}
     return {
         "benchmark": "beir", "data_dir": str(cfg.data_dir), "split": cfg.split, "k": cfg.k, "concurrency": cfg.concurrency,
