@@ -40,16 +40,8 @@ class BenchMesh:
         proc = sup.procs[name]
         proc.terminate()
         proc.wait(30)
-        saved = {k: os.environ.get(k) for k in env}
-        os.environ.update(env)
-        try:
+        with environment(env):
             sup.start_service(name)
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
         if not wait_serving(sup.layout.addr(name), timeout_s):
             raise RuntimeError(f"{name} did not come back within {timeout_s:.0f}s")
 
@@ -85,3 +77,18 @@ def bench_mesh(gateway: str | None, start: bool, backend: str, data_dir: Path | 
         yield BenchMesh(layout.addr("gateway"), root / "data", backend, sup)
     finally:
         sup.stop_all()
+
+
+@contextmanager
+def environment(extra: dict[str, str]) -> Iterator[None]:
+    """Set variables for the mesh processes (and their restarts), restore them afterwards."""
+    saved = {k: os.environ.get(k) for k in extra}
+    os.environ.update(extra)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v

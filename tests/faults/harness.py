@@ -12,8 +12,7 @@ import signal
 import subprocess
 import time
 import urllib.request
-from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Callable
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -21,6 +20,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from chsr.bench.driver import ClosedLoop, Sample, search_sample
 from chsr.bench.queries import demo_queries
 from chsr.v1 import gateway_pb2, gateway_pb2_grpc
+from chsr.bench.mesh import environment  # noqa: F401  (re-exported for the fault tests)
 from tests.conftest import REPO_ROOT
 from tests.faults.outage import Timeline, unaffected_by
 
@@ -155,22 +155,6 @@ def drop_engine_data(es_index: str, collection: str) -> None:
             urllib.request.urlopen(urllib.request.Request(url, method="DELETE"), timeout=10).close()
         except OSError:
             pass
-
-
-@contextmanager
-def environment(extra: dict[str, str]) -> Iterator[None]:
-    """Set variables for the mesh processes (and their restarts), restore them afterwards."""
-    saved = {k: os.environ.get(k) for k in extra}
-    os.environ.update(extra)
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
 
 
 ENGINE_HEALTH: dict[str, HealthCheck] = {
