@@ -51,6 +51,7 @@ class Settings(BaseSettings):
     weaviate_ef: int = 128
     weaviate_ef_construction: int = 200
     weaviate_max_connections: int = 16
+    weaviate_exact_pool: int = 0  # >0: exact=True asks Weaviate for this many results (near-exact, slower)
     redis_url: str = "redis://127.0.0.1:16379/0"
     redis_timeout_s: float = 0.2
     cache_ttl_s: int = 300

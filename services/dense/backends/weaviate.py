@@ -12,9 +12,10 @@ Why it looks like this (issue 3, "Backends"):
   becomes ``all_of(any_of(equal(v) for v in values) for each field)``. A property that is null
   is simply not stored, and ``equal`` never matches an absent value, so null never matches.
 * Score = ``1 - cosine_distance`` = cosine similarity in [-1, 1], the embedded backend's score.
-* ``exact=True``: Weaviate has no per-query flat search. What we do: ask for at least
-  ``EXACT_POOL`` results, which raises the query's effective ``ef`` to that size (HNSW uses
-  ``max(ef, limit)``), then keep the top k. That is near-exact, not a guaranteed flat scan.
+* ``exact=True``: Weaviate has no per-query flat search. By default the query is a plain HNSW
+  search (ef 128; on SciFact exact and HNSW gave identical nDCG@10). ``CHSR_WEAVIATE_EXACT_POOL=N``
+  asks for at least N results instead, which raises the effective ``ef`` (HNSW uses
+  ``max(ef, limit)``), then keeps the top k: near-exact, at several times the query cost.
   Filtered queries whose allow-list is below ``flatSearchCutoff`` (server default 40000) are
   brute-forced by Weaviate anyway, so on corpora of SciFact size gated queries are exact.
 * The generation lives in a one-object ``<Collection>Meta`` collection, bumped on every change.
@@ -55,7 +56,7 @@ log = logging.getLogger(__name__)
 
 BATCH_SIZE = 200      # objects per insert_many call (fixed-size batches; ~0.5 MB with 384-d vectors)
 FETCH_CHUNK = 500
-EXACT_POOL = 1000
+EXACT_POOL = 0  # set CHSR_WEAVIATE_EXACT_POOL (e.g. 1000) to widen the HNSW walk for exact=True
 GENERATION_UUID = generate_uuid5("chsr-generation")
 RETURN_PROPS = ["doc_id", "title", "text", *METADATA_FIELDS]
 _UNAVAILABLE_MARKERS = ("UNAVAILABLE", "DEADLINE_EXCEEDED", "Connection refused", "failed to connect", "timed out")
@@ -72,7 +73,7 @@ class WeaviateDenseBackend:
 
     def __init__(self, http_addr: str, grpc_addr: str, collection: str, dim: int, *,
                  ef: int = 128, ef_construction: int = 200, max_connections: int = 16,
-                 query_timeout_s: float = 5.0) -> None:
+                 query_timeout_s: float = 5.0, exact_pool: int = EXACT_POOL) -> None:
         (http_host, http_port), (grpc_host, grpc_port) = _host_port(http_addr), _host_port(grpc_addr)
         self._client = weaviate.WeaviateClient(
             connection_params=ConnectionParams.from_params(http_host, http_port, False, grpc_host, grpc_port, False),
@@ -81,6 +82,7 @@ class WeaviateDenseBackend:
         # version is still read from /v1/meta on connect, and gRPC failures surface on first use
         self._http_addr, self._collection_name, self._meta_name = http_addr, collection, f"{collection}Meta"
         self._dim, self._ef, self._ef_construction, self._max_connections = dim, ef, ef_construction, max_connections
+        self._exact_pool = exact_pool
         self._ready = False
         self._lock = threading.RLock()
 
@@ -96,7 +98,8 @@ class WeaviateDenseBackend:
         return cls(settings.weaviate_http, settings.weaviate_grpc, settings.weaviate_collection, dim,
                    ef=int(getattr(settings, "weaviate_ef", 128)),
                    ef_construction=int(getattr(settings, "weaviate_ef_construction", 200)),
-                   max_connections=int(getattr(settings, "weaviate_max_connections", 16)))
+                   max_connections=int(getattr(settings, "weaviate_max_connections", 16)),
+                   exact_pool=int(getattr(settings, "weaviate_exact_pool", EXACT_POOL)))
 
     # ---- plumbing ------------------------------------------------------------
     @contextmanager
@@ -207,7 +210,7 @@ class WeaviateDenseBackend:
             return []
         with self._guard("search"):
             resp = self._coll().query.near_vector(
-                near_vector=[float(x) for x in vector], limit=max(k, EXACT_POOL) if exact else k,
+                near_vector=[float(x) for x in vector], limit=max(k, self._exact_pool) if exact else k,
                 filters=scope_filter(flt), return_metadata=MetadataQuery(distance=True),
                 return_properties=RETURN_PROPS)
         hits = [Hit(doc_id=o.properties["doc_id"], score=1.0 - float(o.metadata.distance),
@@ -251,7 +254,7 @@ class WeaviateDenseBackend:
         return {"engine": "weaviate", "url": self._http_addr, "collection": self._collection_name,
                 "index": "hnsw", "dim": str(self._dim), "similarity": "cosine (1 - cosine distance)",
                 "ef": str(self._ef), "ef_construction": str(self._ef_construction),
-                "max_connections": str(self._max_connections), "exact": f"near-exact: limit>={EXACT_POOL}"}
+                "max_connections": str(self._max_connections), "exact": f"near-exact: limit>={self._exact_pool}" if self._exact_pool else "hnsw (ef)"}
 
     def drop(self) -> None:
         """Delete the collection and its meta collection (tests only)."""
