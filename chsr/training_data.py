@@ -50,3 +50,24 @@ def mine_bm25_negatives(corpus_ids: Sequence[str], corpus_texts: Sequence[str], 
         rng.shuffle(pool)
         negatives[qid] = chosen + pool[:per_query - len(chosen)]
     return negatives
+
+
+def shuffled_batches(items: Sequence, batch_size: int, epochs: int, rng: random.Random):  # type: ignore[no-untyped-def]
+    """Minibatches of ``items`` in a fresh shuffled order each epoch (shared by the trainers)."""
+    for _ in range(epochs):
+        order = list(range(len(items)))
+        rng.shuffle(order)
+        for start in range(0, len(order), batch_size):
+            yield [items[i] for i in order[start:start + batch_size]]
+
+
+def optimizer_step(loss, model, optimizer, scheduler) -> float:  # type: ignore[no-untyped-def]
+    """Backward, clip gradients at 1.0, step optimizer and schedule; returns the loss value."""
+    import torch
+
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    scheduler.step()
+    optimizer.zero_grad()
+    return float(loss.item())

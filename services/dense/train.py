@@ -19,7 +19,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from chsr.models import default_model_path, force_offline
-from chsr.training_data import mine_bm25_negatives, read_jsonl_by_id, read_qrels
+from chsr.training_data import (mine_bm25_negatives, optimizer_step, read_jsonl_by_id, read_qrels,
+                                 shuffled_batches)
 
 log = logging.getLogger(__name__)
 
@@ -83,23 +84,14 @@ def train_bi_encoder(data_dir: str | Path, out_dir: str | Path, base_model_path:
 
     loss_value, step = float("nan"), 0
     with tqdm(total=steps, desc="train-dense", unit="batch") as bar:
-        for _ in range(epochs):
-            order = list(range(len(triples)))
-            rng.shuffle(order)
-            for start in range(0, len(order), batch_size):
-                batch = [triples[i] for i in order[start:start + batch_size]]
-                q = embed([b[0] for b in batch])
-                d = embed([b[1] for b in batch] + [b[2] for b in batch])  # positives, then hard negatives
-                logits = scale * q @ d.T
-                loss = torch.nn.functional.cross_entropy(logits, torch.arange(len(batch), device=model.device))
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                optimizer.step()
-                scheduler.step()
-                optimizer.zero_grad()
-                loss_value, step = float(loss.item()), step + 1
-                bar.set_postfix(loss=f"{loss_value:.4f}")
-                bar.update(1)
+        for batch in shuffled_batches(triples, batch_size, epochs, rng):
+            q = embed([b[0] for b in batch])
+            d = embed([b[1] for b in batch] + [b[2] for b in batch])  # positives, then hard negatives
+            logits = scale * q @ d.T
+            loss = torch.nn.functional.cross_entropy(logits, torch.arange(len(batch), device=model.device))
+            loss_value, step = optimizer_step(loss, model, optimizer, scheduler), step + 1
+            bar.set_postfix(loss=f"{loss_value:.4f}")
+            bar.update(1)
     model.eval()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Sequence
 
 from chsr.models import default_model_path, force_offline
-from chsr.training_data import mine_bm25_negatives, read_jsonl_by_id, read_qrels
+from chsr.training_data import (mine_bm25_negatives, optimizer_step, read_jsonl_by_id, read_qrels,
+                                 shuffled_batches)
 
 log = logging.getLogger(__name__)
 
@@ -98,23 +99,14 @@ def train_cross_encoder(corpus_path: str | Path, queries_path: str | Path, qrels
     model.train()
     loss_value, step = float("nan"), 0
     with tqdm(total=total, desc="train-reranker", unit="batch") as bar:
-        for epoch in range(epochs):
-            order = list(range(len(pairs)))
-            rng.shuffle(order)
-            for start in range(0, len(order), batch_size):
-                batch = [pairs[i] for i in order[start:start + batch_size]]
-                labels = torch.tensor([b[2] for b in batch], device=model.device)
-                loss = loss_fn([[b[0] for b in batch], [b[1] for b in batch]], labels)
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                optimizer.step()
-                scheduler.step()
-                optimizer.zero_grad()
-                loss_value, step = float(loss.item()), step + 1
-                bar.set_postfix(epoch=epoch + 1, loss=f"{loss_value:.4f}")
-                bar.update(1)
-                if step % 50 == 0:
-                    log.info("step %d/%d loss %.4f", step, total, loss_value)
+        for batch in shuffled_batches(pairs, batch_size, epochs, rng):
+            labels = torch.tensor([b[2] for b in batch], device=model.device)
+            loss = loss_fn([[b[0] for b in batch], [b[1] for b in batch]], labels)
+            loss_value, step = optimizer_step(loss, model, optimizer, scheduler), step + 1
+            bar.set_postfix(epoch=1 + (step - 1) // steps_per_epoch, loss=f"{loss_value:.4f}")
+            bar.update(1)
+            if step % 50 == 0:
+                log.info("step %d/%d loss %.4f", step, total, loss_value)
     model.eval()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
