@@ -10,13 +10,13 @@ FROM python:${PYTHON_VERSION}-slim-bookworm AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 RUN python -m venv /opt/chsr
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY chsr ./chsr
 COPY services ./services
 COPY gateway ./gateway
 # Pass --build-arg PIP_EXTRA_INDEX_URL=<a CPU-only torch wheel index> to leave out CUDA libraries.
 ARG PIP_EXTRA_INDEX_URL=""
-RUN PIP_EXTRA_INDEX_URL="${PIP_EXTRA_INDEX_URL}" /opt/chsr/bin/pip install . \
+RUN PIP_EXTRA_INDEX_URL="${PIP_EXTRA_INDEX_URL}" /opt/chsr/bin/pip install -c constraints.txt . \
  && /opt/chsr/bin/python -m compileall -q /opt/chsr/lib \
  && /opt/chsr/bin/python -c "from chsr.models import default_model_path; print(default_model_path())"
 

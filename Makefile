@@ -1,7 +1,7 @@
 PY ?= .venv/bin/python
 PROTO_SRC := $(wildcard protos/chsr/v1/*.proto)
 
-.PHONY: protos check-protos test up
+.PHONY: protos check-protos test up lock
 
 ## Regenerate gRPC stubs from protos/ into chsr/v1/ (the one command).
 protos:
@@ -10,6 +10,10 @@ protos:
 ## Fail when the checked-in stubs differ from a fresh generation.
 check-protos:
 	bash scripts/check_protos.sh
+
+## Re-pin constraints.txt from the current .venv (after a deliberate upgrade; then make protos).
+lock:
+	{ sed -n '1,/^# Regenerate/p' constraints.txt; $(PY) -m pip freeze --exclude-editable | grep -v '^-e'; } > constraints.txt.new && mv constraints.txt.new constraints.txt
 
 test:
 	bash scripts/setup_and_test.sh

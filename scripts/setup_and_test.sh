@@ -14,7 +14,8 @@ if [ ! -x .venv/bin/python ]; then
 fi
 log "installing Python dependencies (cached by pip)"
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[dev,onnx]"
+# constraints.txt pins every dependency (and the grpcio-tools the stubs were generated with).
+.venv/bin/python -m pip install -q -c constraints.txt -e ".[dev,onnx]"
 
 log "checking generated gRPC stubs are up to date"
 bash scripts/check_protos.sh
