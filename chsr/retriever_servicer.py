@@ -25,6 +25,10 @@ log = logging.getLogger(__name__)
 # timeout (a down Weaviate otherwise costs every request its whole retrieval budget; issue 7).
 BREAKER_OPEN_S = 0.5
 MAX_K = 10_000  # deep lists are used offline (CDF calibration); the gateway caps user k
+# Search responses carry the index generation; asking the engine for it on every query cost a
+# second engine round trip per search. It is re-read at most this often, and at once after a
+# write through this server.
+GENERATION_TTL_S = 1.0
 
 
 def hits_to_response(hits: Sequence[Hit], backend: str, generation: int, took_ms: float,
@@ -43,6 +47,7 @@ class RetrieverServicer:
     def __init__(self, backend: RetrievalBackend, probe_interval_s: float = 5.0) -> None:
         self.backend = backend
         self._open_until = 0.0  # circuit breaker: fail fast for a moment after the engine failed
+        self._generation = (0, -1.0)  # (value, monotonic time read); -1 = never read
         if probe_interval_s > 0:
             start_probe(backend.name, lambda: self.backend.count() >= 0, probe_interval_s)
 
@@ -52,6 +57,19 @@ class RetrieverServicer:
 
     def _upsert(self, docs: list[Doc]) -> UpsertResult:
         raise NotImplementedError
+
+    def _search_generation(self) -> int:
+        """The index generation for a search response, re-read from the engine at most every
+        ``GENERATION_TTL_S`` (writes through this server reset it)."""
+        value, read_at = self._generation
+        now = time.monotonic()
+        if read_at < 0 or now - read_at > GENERATION_TTL_S:
+            value = self.backend.generation()
+            self._generation = (value, now)
+        return value
+
+    def _forget_generation(self) -> None:
+        self._generation = (0, -1.0)
 
     # ---- RPCs --------------------------------------------------------------
     def Search(self, request: common_pb2.RetrieveRequest, context: grpc.ServicerContext) -> common_pb2.RetrieveResponse:
@@ -69,7 +87,7 @@ class RetrieverServicer:
                         if h.doc is not None and flt.admits(h.doc.metadata)]
             else:
                 hits = self._search(request.query, flt, request.k, request.exact)
-            generation = self.backend.generation()
+            generation = self._search_generation()
         except BackendUnavailable as exc:
             BACKEND_ERRORS.labels(self.backend.name, "unavailable").inc()
             self._open_until = time.monotonic() + BREAKER_OPEN_S
@@ -99,8 +117,10 @@ class RetrieverServicer:
         try:
             result = self._upsert(docs)
         except BackendUnavailable as exc:
+            self._forget_generation()
             BACKEND_ERRORS.labels(self.backend.name, "unavailable").inc()
             context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
+        self._forget_generation()
         INGESTED.labels(self.backend.name, "indexed").inc(result.indexed)
         INGESTED.labels(self.backend.name, "unchanged").inc(result.unchanged)
         INGESTED.labels(self.backend.name, "error").inc(len(result.errors))
@@ -113,6 +133,7 @@ class RetrieverServicer:
     def Delete(self, request: common_pb2.DeleteRequest, context: grpc.ServicerContext) -> common_pb2.DeleteResponse:
         try:
             deleted = self.backend.delete(list(request.doc_ids))
+            self._forget_generation()
             return common_pb2.DeleteResponse(deleted=deleted, generation=self.backend.generation())
         except BackendUnavailable as exc:
             context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
