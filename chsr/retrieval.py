@@ -62,8 +62,12 @@ class RetrievalBackend(Protocol):
 
 
 class SparseBackend(RetrievalBackend, Protocol):
-    def search(self, query: str, flt: Scope, k: int) -> list[Hit]: ...
+    def search(self, query: str, flt: Scope, k: int, with_docs: bool = True) -> list[Hit]:
+        """Top ``k`` admitted by ``flt``; ``with_docs=False`` lets an engine skip fetching stored
+        fields (``Hit.doc`` may then be None): the gateway hydrates only the fused top."""
+        ...
 
 
 class DenseBackend(RetrievalBackend, Protocol):
-    def search(self, vector: "Sequence[float]", flt: Scope, k: int, exact: bool = False) -> list[Hit]: ...
+    def search(self, vector: "Sequence[float]", flt: Scope, k: int, exact: bool = False,
+               with_docs: bool = True) -> list[Hit]: ...

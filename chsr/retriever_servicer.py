@@ -52,7 +52,7 @@ class RetrieverServicer:
             start_probe(backend.name, lambda: self.backend.count() >= 0, probe_interval_s)
 
     # ---- to implement ----------------------------------------------------
-    def _search(self, query: str, flt: Scope, k: int, exact: bool) -> list[Hit]:
+    def _search(self, query: str, flt: Scope, k: int, exact: bool, with_docs: bool = True) -> list[Hit]:
         raise NotImplementedError
 
     def _upsert(self, docs: list[Doc]) -> UpsertResult:
@@ -82,11 +82,12 @@ class RetrieverServicer:
         if time.monotonic() < self._open_until:
             context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: engine failing (circuit open)")
         try:
-            if request.post_filter:
+            if request.post_filter:  # the filter needs each hit's metadata, so documents are fetched
                 hits = [h for h in self._search(request.query, Scope(), request.k, request.exact)
                         if h.doc is not None and flt.admits(h.doc.metadata)]
             else:
-                hits = self._search(request.query, flt, request.k, request.exact)
+                hits = self._search(request.query, flt, request.k, request.exact,
+                                    with_docs=request.include_documents)
             generation = self._search_generation()
         except BackendUnavailable as exc:
             BACKEND_ERRORS.labels(self.backend.name, "unavailable").inc()
@@ -158,3 +159,22 @@ class RetrieverServicer:
             context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
         if page:
             yield common_pb2.IdPage(doc_ids=page)
+
+    def GetDocuments(self, request: common_pb2.GetDocumentsRequest,
+                     context: grpc.ServicerContext) -> common_pb2.GetDocumentsResponse:
+        """Stored documents by id, in request order; unknown ids are left out. The gateway
+        hydrates the fused top with this after searching for ids and scores only."""
+        if len(request.doc_ids) > MAX_K:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"doc_ids: at most {MAX_K} per call, got {len(request.doc_ids)}")
+        if not request.doc_ids:
+            return common_pb2.GetDocumentsResponse()
+        if time.monotonic() < self._open_until:
+            context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: engine failing (circuit open)")
+        try:
+            docs = self.backend.get(list(request.doc_ids))
+        except BackendUnavailable as exc:
+            BACKEND_ERRORS.labels(self.backend.name, "unavailable").inc()
+            self._open_until = time.monotonic() + BREAKER_OPEN_S
+            context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
+        return common_pb2.GetDocumentsResponse(documents=[d.to_proto() for d in docs])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-STAGE_SHARE = {"gate": 0.15, "retrieve": 0.6, "fusion": 0.3, "rerank": 0.9}
+STAGE_SHARE = {"gate": 0.15, "retrieve": 0.6, "fusion": 0.3, "fetch": 0.3, "rerank": 0.9}
 MIN_STAGE_S = 0.002
 
 

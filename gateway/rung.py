@@ -1,8 +1,11 @@
-"""One ladder rung: parallel retrieval legs -> fusion -> rerank.
+"""One ladder rung: parallel retrieval legs -> fusion -> fetch -> rerank.
 
-Legs run in parallel with the filter pushed into each engine. A failed leg
-degrades the answer (``dense_unavailable`` / ``sparse_unavailable``) instead of
-failing it; rerank failure falls back to the fused order (issue 7).
+Legs run in parallel with the filter pushed into each engine and return ids and
+scores only; after fusion the gateway fetches the stored documents of the fused
+top (``max(k, rerank_pool)``) in one ``GetDocuments`` call, so the engines load
+and serialise tens of documents per query instead of every leg's full depth. A
+failed leg degrades the answer (``dense_unavailable`` / ``sparse_unavailable``)
+instead of failing it; rerank failure falls back to the fused order (issue 7).
 """
 
 from __future__ import annotations
@@ -51,14 +54,16 @@ class RungRunner:
         out = RungOutcome(candidates=[])
         legs = ("sparse",) if lexical_only else pipeline.legs
         lists = self._retrieve(query, flt, legs, pipeline, max(k, pipeline.depth), budget, out)
-        fused = self._fuse(query, lists, pipeline, max(k, pipeline.rerank_pool), budget, out)
+        keep = max(k, pipeline.rerank_pool) if pipeline.rerank else k  # what rerank sees, else the answer
+        fused = self._fuse(query, lists, pipeline, keep, budget, out)
+        fused = self._fetch(fused, tuple(lists), budget, out)
         out.candidates = self._rerank(query, fused, scope, pipeline, k, budget, out)
         return out
 
     def _retrieve(self, query: str, flt: common_pb2.Scope, legs: tuple[str, ...], pipeline: PipelineConfig,
                   depth: int, budget: Budget, out: RungOutcome) -> dict[str, list[common_pb2.Candidate]]:
         timeout = budget.for_stage("retrieve")
-        req = common_pb2.RetrieveRequest(query=query, filter=flt, k=depth, include_documents=True,
+        req = common_pb2.RetrieveRequest(query=query, filter=flt, k=depth, include_documents=False,
                                          post_filter=pipeline.post_filter, exact=pipeline.exact)
         futures = {leg: self._executor.submit(self._timed_call, self._stubs.retriever(leg).Search, req, timeout)
                    for leg in legs}
@@ -87,7 +92,6 @@ class RungRunner:
 
     def _fuse(self, query: str, lists: dict[str, list[common_pb2.Candidate]], pipeline: PipelineConfig,
               k: int, budget: Budget, out: RungOutcome) -> list[common_pb2.Candidate]:
-        docs = {c.doc_id: c.document for cands in lists.values() for c in cands}
         if len(lists) == 1:
             only = next(iter(lists.values()))
             out.timings["fusion"] = out.timings.get("fusion", 0.0)
@@ -107,12 +111,44 @@ class RungRunner:
             return first[:k]
         out.timings["fusion"] = out.timings.get("fusion", 0.0) + ms
         out.telemetry.update(dict(resp.telemetry))
-        fused = []
-        for c in resp.candidates:
-            cand = common_pb2.Candidate(doc_id=c.doc_id, score=c.score, rank=c.rank, features=c.features)
-            cand.document.CopyFrom(docs[c.doc_id])
-            fused.append(cand)
-        return fused
+        return [common_pb2.Candidate(doc_id=c.doc_id, score=c.score, rank=c.rank, features=c.features)
+                for c in resp.candidates]
+
+    def _fetch(self, fused: list[common_pb2.Candidate], legs: tuple[str, ...], budget: Budget,
+               out: RungOutcome) -> list[common_pb2.Candidate]:
+        """Fill each candidate's document from the first leg that answers (sparse first: both hold
+        the same corpus). A candidate whose document is gone (deleted since the search) is dropped."""
+        missing = [c.doc_id for c in fused if not c.HasField("document")]
+        if not missing:
+            out.timings.setdefault("fetch", 0.0)
+            return fused
+        order = [leg for leg in ("sparse", "dense") if leg in legs] + \
+            [leg for leg in ("sparse", "dense") if leg not in legs]
+        req = common_pb2.GetDocumentsRequest(doc_ids=missing)
+        errors: list[grpc.RpcError] = []
+        for leg in order:
+            try:
+                resp, ms = self._timed_call(self._stubs.retriever(leg).GetDocuments, req, budget.for_stage("fetch"))
+            except DeadlineExceeded as exc:
+                raise StageUnavailable(f"fetch: {exc}", deadline=True) from exc
+            except grpc.RpcError as exc:
+                errors.append(exc)
+                BACKEND_ERRORS.labels(f"{leg}_fetch", exc.code().name.lower()).inc()
+                log.warning("document fetch failed", extra={"leg": leg, "code": exc.code().name})
+                continue
+            out.timings["fetch"] = out.timings.get("fetch", 0.0) + ms
+            docs = {d.id: d for d in resp.documents}
+            hydrated = []
+            for cand in fused:
+                if not cand.HasField("document"):
+                    if cand.doc_id not in docs:
+                        log.warning("fused candidate has no stored document; dropped", extra={"doc_id": cand.doc_id})
+                        continue
+                    cand.document.CopyFrom(docs[cand.doc_id])
+                hydrated.append(cand)
+            return hydrated
+        raise StageUnavailable("document fetch failed on every retriever: " + "; ".join(e.details() or "" for e in errors),
+                               deadline=bool(errors) and all(_is_deadline(e) for e in errors))
 
     def _rerank(self, query: str, fused: list[common_pb2.Candidate], scope: common_pb2.Scope,
                 pipeline: PipelineConfig, k: int, budget: Budget, out: RungOutcome) -> list[common_pb2.Candidate]:

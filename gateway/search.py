@@ -27,7 +27,7 @@ from gateway.stages import StageStubs
 from gateway.validation import validate_search
 
 log = logging.getLogger(__name__)
-STAGES = ("gate", "sparse", "dense", "fusion", "rerank")
+STAGES = ("gate", "sparse", "dense", "fusion", "fetch", "rerank")
 STAMPEDE_WAIT_S = 0.15   # how long a request waits for another's computation of the same key
 STAMPEDE_POLL_S = 0.02
 STEP_NAMES = {common_pb2.W0_EXACT: "W0", common_pb2.W1_DROP_TOPIC: "W1",

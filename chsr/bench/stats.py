@@ -16,7 +16,7 @@ import numpy as np
 from chsr.bench.driver import Sample
 
 PERCENTILES = (50, 95, 99)
-STAGES = ("cache", "gate", "sparse", "dense", "fusion", "rerank", "total")
+STAGES = ("cache", "gate", "sparse", "dense", "fusion", "fetch", "rerank", "total")
 
 
 def percentiles(values: Sequence[float]) -> dict[str, float]:

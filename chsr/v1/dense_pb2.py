@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from chsr.v1 import common_pb2 as chsr_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13\x63hsr/v1/dense.proto\x12\x07\x63hsr.v1\x1a\x14\x63hsr/v1/common.proto\"0\n\rEncodeRequest\x12\r\n\x05texts\x18\x01 \x03(\t\x12\x10\n\x08is_query\x18\x02 \x01(\x08\"\x18\n\x06Vector\x12\x0e\n\x06values\x18\x01 \x03(\x02\"A\n\x0e\x45ncodeResponse\x12 \n\x07vectors\x18\x01 \x03(\x0b\x32\x0f.chsr.v1.Vector\x12\r\n\x05model\x18\x02 \x01(\t2\xed\x02\n\x0c\x44\x65nseService\x12=\n\x06Search\x12\x18.chsr.v1.RetrieveRequest\x1a\x19.chsr.v1.RetrieveResponse\x12\x39\n\x06Upsert\x12\x16.chsr.v1.UpsertRequest\x1a\x17.chsr.v1.UpsertResponse\x12\x39\n\x06\x44\x65lete\x12\x16.chsr.v1.DeleteRequest\x1a\x17.chsr.v1.DeleteResponse\x12\x36\n\x05Stats\x12\x15.chsr.v1.StatsRequest\x1a\x16.chsr.v1.StatsResponse\x12\x35\n\x07ListIds\x12\x17.chsr.v1.ListIdsRequest\x1a\x0f.chsr.v1.IdPage0\x01\x12\x39\n\x06\x45ncode\x12\x16.chsr.v1.EncodeRequest\x1a\x17.chsr.v1.EncodeResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13\x63hsr/v1/dense.proto\x12\x07\x63hsr.v1\x1a\x14\x63hsr/v1/common.proto\"0\n\rEncodeRequest\x12\r\n\x05texts\x18\x01 \x03(\t\x12\x10\n\x08is_query\x18\x02 \x01(\x08\"\x18\n\x06Vector\x12\x0e\n\x06values\x18\x01 \x03(\x02\"A\n\x0e\x45ncodeResponse\x12 \n\x07vectors\x18\x01 \x03(\x0b\x32\x0f.chsr.v1.Vector\x12\r\n\x05model\x18\x02 \x01(\t2\xba\x03\n\x0c\x44\x65nseService\x12=\n\x06Search\x12\x18.chsr.v1.RetrieveRequest\x1a\x19.chsr.v1.RetrieveResponse\x12\x39\n\x06Upsert\x12\x16.chsr.v1.UpsertRequest\x1a\x17.chsr.v1.UpsertResponse\x12\x39\n\x06\x44\x65lete\x12\x16.chsr.v1.DeleteRequest\x1a\x17.chsr.v1.DeleteResponse\x12\x36\n\x05Stats\x12\x15.chsr.v1.StatsRequest\x1a\x16.chsr.v1.StatsResponse\x12\x35\n\x07ListIds\x12\x17.chsr.v1.ListIdsRequest\x1a\x0f.chsr.v1.IdPage0\x01\x12K\n\x0cGetDocuments\x12\x1c.chsr.v1.GetDocumentsRequest\x1a\x1d.chsr.v1.GetDocumentsResponse\x12\x39\n\x06\x45ncode\x12\x16.chsr.v1.EncodeRequest\x1a\x17.chsr.v1.EncodeResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,5 +39,5 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ENCODERESPONSE']._serialized_start=130
   _globals['_ENCODERESPONSE']._serialized_end=195
   _globals['_DENSESERVICE']._serialized_start=198
-  _globals['_DENSESERVICE']._serialized_end=563
+  _globals['_DENSESERVICE']._serialized_end=640
 # @@protoc_insertion_point(module_scope)

@@ -61,6 +61,11 @@ class DenseServiceStub:
                 request_serializer=chsr_dot_v1_dot_common__pb2.ListIdsRequest.SerializeToString,
                 response_deserializer=chsr_dot_v1_dot_common__pb2.IdPage.FromString,
                 _registered_method=True)
+        self.GetDocuments = channel.unary_unary(
+                '/chsr.v1.DenseService/GetDocuments',
+                request_serializer=chsr_dot_v1_dot_common__pb2.GetDocumentsRequest.SerializeToString,
+                response_deserializer=chsr_dot_v1_dot_common__pb2.GetDocumentsResponse.FromString,
+                _registered_method=True)
         self.Encode = channel.unary_unary(
                 '/chsr.v1.DenseService/Encode',
                 request_serializer=chsr_dot_v1_dot_dense__pb2.EncodeRequest.SerializeToString,
@@ -102,6 +107,12 @@ class DenseServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetDocuments(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Encode(self, request, context):
         """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -135,6 +146,11 @@ def add_DenseServiceServicer_to_server(servicer, server):
                     servicer.ListIds,
                     request_deserializer=chsr_dot_v1_dot_common__pb2.ListIdsRequest.FromString,
                     response_serializer=chsr_dot_v1_dot_common__pb2.IdPage.SerializeToString,
+            ),
+            'GetDocuments': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetDocuments,
+                    request_deserializer=chsr_dot_v1_dot_common__pb2.GetDocumentsRequest.FromString,
+                    response_serializer=chsr_dot_v1_dot_common__pb2.GetDocumentsResponse.SerializeToString,
             ),
             'Encode': grpc.unary_unary_rpc_method_handler(
                     servicer.Encode,
@@ -278,6 +294,33 @@ class DenseService:
             '/chsr.v1.DenseService/ListIds',
             chsr_dot_v1_dot_common__pb2.ListIdsRequest.SerializeToString,
             chsr_dot_v1_dot_common__pb2.IdPage.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetDocuments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chsr.v1.DenseService/GetDocuments',
+            chsr_dot_v1_dot_common__pb2.GetDocumentsRequest.SerializeToString,
+            chsr_dot_v1_dot_common__pb2.GetDocumentsResponse.FromString,
             options,
             channel_credentials,
             insecure,

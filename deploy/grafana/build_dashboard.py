@@ -120,7 +120,7 @@ def latency() -> Section:
            [q(quantile(0.95, metric, "pipeline", TOTAL), "{{pipeline}}")], target_lines=True),
     ]
     panels += [ts(f"Per-stage latency p{round(phi * 100)}",
-                  f"p{round(phi * 100)} of each stage (gate, sparse, dense, fusion, rerank, cache) as timed "
+                  f"p{round(phi * 100)} of each stage (gate, sparse, dense, fusion, fetch, rerank, cache) as timed "
                   "by the gateway.", "s", [q(quantile(phi, metric, "stage", STAGES), "{{stage}}")], width=8)
                for phi in (0.5, 0.95, 0.99)]
     panels.append(ts("Server-side handling p95 by service", "gRPC handler time inside each service "

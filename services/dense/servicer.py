@@ -38,8 +38,8 @@ class DenseServicer(RetrieverServicer, dense_pb2_grpc.DenseServiceServicer):
         self.query_cache.put(query, vector)
         return vector
 
-    def _search(self, query: str, flt: Scope, k: int, exact: bool) -> list[Hit]:
-        return self.backend.search(self._encode_query(query), flt, k, exact=exact)
+    def _search(self, query: str, flt: Scope, k: int, exact: bool, with_docs: bool = True) -> list[Hit]:
+        return self.backend.search(self._encode_query(query), flt, k, exact=exact, with_docs=with_docs)
 
     def _upsert(self, docs: list[Doc]) -> UpsertResult:
         """The backend's stored passage mode decides how documents are vectorised (issue 4)."""

@@ -14,13 +14,8 @@ from chsr.v1 import common_pb2, sparse_pb2_grpc
 class SparseServicer(RetrieverServicer, sparse_pb2_grpc.SparseServiceServicer):
     backend: SparseBackend
 
-    def _search(self, query: str, flt: Scope, k: int, exact: bool) -> list[Hit]:
-        return self.backend.search(query, flt, k)
+    def _search(self, query: str, flt: Scope, k: int, exact: bool, with_docs: bool = True) -> list[Hit]:
+        return self.backend.search(query, flt, k, with_docs=with_docs)
 
     def _upsert(self, docs: list[Doc]) -> UpsertResult:
         return self.backend.upsert(docs)
-
-    def GetDocuments(self, request: common_pb2.GetDocumentsRequest,
-                     context: grpc.ServicerContext) -> common_pb2.GetDocumentsResponse:
-        docs = self.backend.get(list(request.doc_ids))
-        return common_pb2.GetDocumentsResponse(documents=[d.to_proto() for d in docs])

@@ -106,6 +106,31 @@ def test_post_filter_returns_subset_of_unfiltered_top_k(retriever):
     assert len(post.candidates) <= len(pre.candidates)
 
 
+def test_search_without_documents_then_get_documents(retriever):
+    """The gateway's path: ids and scores only, then the stored documents of the fused top."""
+    _, _, stub = retriever
+    bare = stub.Search(common_pb2.RetrieveRequest(query=DOCS[3].text, k=6), timeout=30)
+    full = stub.Search(common_pb2.RetrieveRequest(query=DOCS[3].text, k=6, include_documents=True), timeout=30)
+    assert [c.doc_id for c in bare.candidates] == [c.doc_id for c in full.candidates]
+    assert not any(c.HasField("document") for c in bare.candidates)
+    wanted = [c.doc_id for c in bare.candidates][::-1] + ["no-such-doc"]
+    got = stub.GetDocuments(common_pb2.GetDocumentsRequest(doc_ids=wanted), timeout=30)
+    assert [d.id for d in got.documents] == wanted[:-1]  # request order; unknown ids left out
+    by_id = {c.doc_id: c.document for c in full.candidates}
+    assert all(d == by_id[d.id] for d in got.documents)
+    assert not stub.GetDocuments(common_pb2.GetDocumentsRequest(), timeout=5).documents
+
+
+def test_get_documents_caps_the_id_count(retriever):
+    from chsr.retriever_servicer import MAX_K
+
+    _, _, stub = retriever
+    with pytest.raises(grpc.RpcError) as err:
+        stub.GetDocuments(common_pb2.GetDocumentsRequest(doc_ids=[f"d{i}" for i in range(MAX_K + 1)]), timeout=10)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.details().startswith("doc_ids")
+
+
 @pytest.mark.parametrize("req,field", [
     (common_pb2.RetrieveRequest(query="", k=5), "query"),
     (common_pb2.RetrieveRequest(query="x", k=0), "k"),

@@ -173,7 +173,9 @@ class EmbeddedDenseBackend:
             self._vec_db.executemany("DELETE FROM vec WHERE id=?", [(i,) for i in ids])
         return self._store.delete(ids)
 
-    def search(self, vector: Sequence[float], flt: Scope, k: int, exact: bool = False) -> list[Hit]:
+    def search(self, vector: Sequence[float], flt: Scope, k: int, exact: bool = False,
+               with_docs: bool = True) -> list[Hit]:
+        # Documents are in memory: ``with_docs`` costs nothing here and is ignored.
         self._ensure_index()
         with self._lock:
             idx = self._index

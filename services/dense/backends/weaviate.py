@@ -205,16 +205,17 @@ class WeaviateDenseBackend:
         return deleted
 
     # ---- queries -------------------------------------------------------------
-    def search(self, vector: Sequence[float], flt: Scope, k: int, exact: bool = False) -> list[Hit]:
+    def search(self, vector: Sequence[float], flt: Scope, k: int, exact: bool = False,
+               with_docs: bool = True) -> list[Hit]:
         if k <= 0:
             return []
         with self._guard("search"):
             resp = self._coll().query.near_vector(
                 near_vector=[float(x) for x in vector], limit=max(k, self._exact_pool) if exact else k,
                 filters=scope_filter(flt), return_metadata=MetadataQuery(distance=True),
-                return_properties=RETURN_PROPS)
+                return_properties=RETURN_PROPS if with_docs else ["doc_id"])
         hits = [Hit(doc_id=o.properties["doc_id"], score=1.0 - float(o.metadata.distance),
-                    doc=_from_properties(o.properties)) for o in resp.objects]
+                    doc=_from_properties(o.properties) if with_docs else None) for o in resp.objects]
         return sorted(hits, key=lambda h: -h.score)[:k]
 
     def get(self, ids: Sequence[str]) -> list[Doc]:

@@ -180,16 +180,20 @@ class ElasticsearchSparseBackend:
         return deleted
 
     # ---- queries -------------------------------------------------------------
-    def search(self, query: str, flt: Scope, k: int) -> list[Hit]:
+    def search(self, query: str, flt: Scope, k: int, with_docs: bool = True) -> list[Hit]:
         if k <= 0 or not query.strip():
             return []
         self._ensure()
         body = {"bool": {"must": [{"combined_fields": {"query": query, "fields": ["title", "text"]}}],
                          "filter": scope_filter(flt)}}
         with self._guard("search"):
-            resp = self._es.search(index=self._index, query=body, size=k, track_total_hits=False,
-                                   source_excludes=["content_hash"])
-        return [Hit(doc_id=h["_id"], score=float(h["_score"]), doc=_from_source(h["_id"], h["_source"]))
+            if with_docs:
+                resp = self._es.search(index=self._index, query=body, size=k, track_total_hits=False,
+                                       source_excludes=["content_hash"])
+            else:  # ids and scores only: skips the fetch phase's _source loading (issue 7)
+                resp = self._es.search(index=self._index, query=body, size=k, track_total_hits=False, source=False)
+        return [Hit(doc_id=h["_id"], score=float(h["_score"]),
+                    doc=_from_source(h["_id"], h["_source"]) if with_docs else None)
                 for h in resp["hits"]["hits"]]
 
     def get(self, ids: Sequence[str]) -> list[Doc]:

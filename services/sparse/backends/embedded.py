@@ -65,7 +65,8 @@ class EmbeddedSparseBackend:
         return self._store.delete(ids)
 
     # ---- queries ---------------------------------------------------------
-    def search(self, query: str, flt: Scope, k: int) -> list[Hit]:
+    def search(self, query: str, flt: Scope, k: int, with_docs: bool = True) -> list[Hit]:
+        # Documents are in memory: ``with_docs`` costs nothing here and is ignored.
         self._ensure_index()
         with self._lock:
             retriever, docs, columns = self._retriever, self._docs, self._columns

@@ -51,7 +51,7 @@ class CountingBackend:
 
 
 class FakeServicer(rs.RetrieverServicer):
-    def _search(self, query: str, flt: Scope, k: int, exact: bool) -> list[Hit]:
+    def _search(self, query: str, flt: Scope, k: int, exact: bool, with_docs: bool = True) -> list[Hit]:
         return [Hit(doc_id="d1", score=1.0, doc=None)]
 
     def _upsert(self, docs: list[Doc]) -> UpsertResult:

@@ -1,0 +1,81 @@
+"""The gateway's fetch step: legs return ids and scores, the fused top is hydrated once."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import grpc
+import pytest
+
+from chsr.inprocess import InProcessAbort
+from chsr.v1 import common_pb2
+from gateway.budget import Budget
+from gateway.pipelines import get_pipeline
+from gateway.rung import RungRunner, StageUnavailable
+from gateway.stages import StageStubs
+
+pytestmark = pytest.mark.unit
+
+CORPUS = {f"d{i}": common_pb2.Document(id=f"d{i}", title=f"t{i}", text=f"text {i}") for i in range(6)}
+
+
+class FakeRetriever:
+    def __init__(self, ranking: list[str], fetch_fails: bool = False, known: set[str] | None = None) -> None:
+        self.ranking = ranking
+        self.fetch_fails = fetch_fails
+        self.known = set(CORPUS) if known is None else known
+        self.search_requests: list[common_pb2.RetrieveRequest] = []
+        self.fetch_requests: list[list[str]] = []
+
+    def Search(self, req: common_pb2.RetrieveRequest, timeout: float) -> common_pb2.RetrieveResponse:
+        self.search_requests.append(req)
+        out = common_pb2.RetrieveResponse()
+        for rank, doc_id in enumerate(self.ranking[:req.k], start=1):
+            out.candidates.add(doc_id=doc_id, score=1.0 / rank, rank=rank)
+        return out
+
+    def GetDocuments(self, req: common_pb2.GetDocumentsRequest, timeout: float) -> common_pb2.GetDocumentsResponse:
+        self.fetch_requests.append(list(req.doc_ids))
+        if self.fetch_fails:
+            raise InProcessAbort(grpc.StatusCode.UNAVAILABLE, "engine down")
+        return common_pb2.GetDocumentsResponse(documents=[CORPUS[i] for i in req.doc_ids if i in self.known])
+
+
+def _runner(sparse: FakeRetriever, dense: FakeRetriever) -> RungRunner:
+    stubs = StageStubs(gate=None, sparse=sparse, dense=dense, fusion=None, rerank=None)
+    return RungRunner(stubs, ThreadPoolExecutor(2))
+
+
+def test_single_leg_asks_for_ids_only_and_fetches_the_top_k() -> None:
+    sparse = FakeRetriever(["d3", "d1", "d5", "d0"])
+    out = _runner(sparse, FakeRetriever([])).run("q", common_pb2.Scope(), common_pb2.Scope(), True,
+                                                  get_pipeline("sparse"), 2, Budget(5))
+    assert not sparse.search_requests[0].include_documents
+    assert sparse.fetch_requests == [["d3", "d1"]]
+    assert [(c.doc_id, c.document.text) for c in out.candidates] == [("d3", "text 3"), ("d1", "text 1")]
+    assert "fetch" in out.timings
+
+
+def test_fetch_falls_back_to_the_other_leg() -> None:
+    sparse = FakeRetriever(["d2", "d4"], fetch_fails=True)
+    dense = FakeRetriever(["d4", "d2"])
+    out = _runner(sparse, dense).run("q", common_pb2.Scope(), common_pb2.Scope(), True,
+                                     get_pipeline("sparse"), 2, Budget(5))
+    assert dense.fetch_requests == [["d2", "d4"]]
+    assert [c.document.id for c in out.candidates] == ["d2", "d4"]
+    assert out.degraded == []  # the answer is complete; the failed call is counted in backend errors
+
+
+def test_a_document_deleted_since_the_search_is_dropped_not_returned_empty() -> None:
+    sparse = FakeRetriever(["d1", "d2", "d3"], known={"d1", "d3"})
+    out = _runner(sparse, FakeRetriever([])).run("q", common_pb2.Scope(), common_pb2.Scope(), True,
+                                                  get_pipeline("sparse"), 3, Budget(5))
+    assert [c.doc_id for c in out.candidates] == ["d1", "d3"]
+
+
+def test_fetch_failing_everywhere_is_unavailable() -> None:
+    sparse = FakeRetriever(["d1"], fetch_fails=True)
+    dense = FakeRetriever(["d1"], fetch_fails=True)
+    with pytest.raises(StageUnavailable, match="document fetch failed"):
+        _runner(sparse, dense).run("q", common_pb2.Scope(), common_pb2.Scope(), True,
+                                   get_pipeline("sparse"), 1, Budget(5))
