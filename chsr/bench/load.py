@@ -173,6 +173,8 @@ def run_load(cfg: LoadConfig) -> dict[str, object]:
     queries, used = load_queries(cfg.queries, cfg.max_queries)
     config = {k: [str(p) for p in v] if k == "corpora" else str(v) if isinstance(v, Path) else v
               for k, v in asdict(cfg).items()}
+    # The dense service of a mesh started here inherits this environment (CHSR_QUERY_ENCODER).
+    config["query_encoder"] = os.environ.get("CHSR_QUERY_ENCODER", "torch") if cfg.start_mesh else "unknown"
     report: dict[str, object] = {"config": config,
                                  "machine": machine_info(), "queries": {"source": used, "count": len(queries)}}
     started = time.time()

@@ -26,6 +26,8 @@ TARGETS = [  # (label, pipelines, concurrency, cache, metric, bound, "le"|"ge") 
 RATIO_TARGET = 1.3
 
 
+REPORT_STAGES = ("gate", "sparse", "dense", "fusion", "fetch", "rerank", "total")
+
 def machine_info() -> dict[str, object]:
     model = "unknown"
     try:
@@ -90,7 +92,7 @@ def _stage_rows(runs: list[dict]) -> list[list[object]]:
         if r["cache"] == "miss":
             stages = r["stages_ms"]
             cells = [f"{stages[s]['p50']:.1f} / {stages[s]['p95']:.1f}" if s in stages else "-"
-                     for s in ("gate", "sparse", "dense", "fusion", "rerank", "total")]
+                     for s in REPORT_STAGES]
             rows.append([r["mode"], r["pipeline"], r["concurrency"], *cells])
     return rows
 
@@ -122,7 +124,8 @@ def render_readme(report: dict, plots: list[str]) -> str:
         f"`chsr bench load --pipelines {','.join(cfg['pipelines'])} --concurrency "
         f"{','.join(map(str, cfg['concurrency']))} --duration {cfg['duration_s']:g} --queries {cfg['queries']}`"
         f" — {report['queries']['count']} {report['queries']['source']} queries, k={cfg['k']}, "
-        f"backend {cfg['backend']}, closed loop, {cfg['warmup_s']:g} s warm-up per run, "
+        f"backend {cfg['backend']}, query encoder {cfg.get('query_encoder', 'torch')}, closed loop, "
+        f"{cfg['warmup_s']:g} s warm-up per run, "
         f"{report['elapsed_s']} s in all.",
         "",
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gib']} GiB RAM; {m['os']}; Python {m['python']}; "
@@ -138,7 +141,7 @@ def render_readme(report: dict, plots: list[str]) -> str:
         lines += [f"## Through the mesh, cache hit (a primed set of {cfg['hit_queries']} queries)", "",
                   *_table(header, hits), ""]
     lines += ["## Per stage, p50 / p95 ms (from SearchResponse.timings)", "",
-              *_table(["mode", "pipeline", "clients", "gate", "sparse", "dense", "fusion", "rerank", "total"],
+              *_table(["mode", "pipeline", "clients", *REPORT_STAGES],
                       _stage_rows(runs)), ""]
     inproc = _run_rows(runs, "inprocess", "miss")
     if inproc:

@@ -23,6 +23,7 @@ from chsr.client import GatewayClient
 from chsr.eval import metrics as qm
 from chsr.eval.report import bootstrap_dict, bootstrap_mean_ci, machine_info
 from chsr.eval.runner import PipelineRun, QuerySpec, index_summary, run_id_map, run_pipeline
+from chsr.runfile import TIMING_STAGES
 
 log = logging.getLogger(__name__)
 
@@ -180,9 +181,8 @@ def compute(cfg: BeirConfig, data: BeirData, runs: Mapping[str, PipelineRun]) ->
 
 
 def _stage_latency(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float | None]]:
-    stages = ("gate", "sparse", "dense", "fusion", "rerank", "total")
     ok = [r for r in records if "error" not in r]
-    return {s: qm.latency_summary([r["timings_ms"][s] for r in ok]) for s in stages}
+    return {s: qm.latency_summary([r["timings_ms"].get(s, 0.0) for r in ok]) for s in TIMING_STAGES}
 
 
 def run_beir(cfg: BeirConfig) -> tuple[dict[str, Any], dict[str, PipelineRun]]:
