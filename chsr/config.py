@@ -66,6 +66,7 @@ class Settings(BaseSettings):
     dense_passages: str = "off"  # off | maxp: score a document by its best 256-piece passage (issue 4); embedded only
     vocabulary_path: str = ""   # empty: the bundled services/gate/vocabulary.json
     cross_encoder_path: str = ""
+    cross_encoder_runtime: str = "torch"  # torch | onnx-int8 (exported once into cache_dir/onnx-ce/)
 
     default_pipeline: str = "rrf"
     default_deadline_ms: int = 5000

@@ -22,26 +22,39 @@ from services.rerank.chain import RerankStage, parse_chain, rerank
 from services.rerank.cross_encoder import (CE_BATCH_SIZE, CE_MAX_LENGTH, CrossEncoderScorer,
                                            CrossEncoderUnavailable, check_model_dir)
 from services.rerank.items import RerankItem
+from services.rerank.onnx_cross_encoder import OnnxCrossEncoderScorer
 from services.rerank.params import RerankParams
 
 log = logging.getLogger(__name__)
+RUNTIMES = ("torch", "onnx-int8")
 
 
 class RerankServicer(rerank_pb2_grpc.RerankServiceServicer):
     def __init__(self, cross_encoder_path: str | Path | None = None, *, allow_request_model_path: bool = False,
-                 max_length: int = CE_MAX_LENGTH, batch_size: int = CE_BATCH_SIZE, device: str | None = None) -> None:
+                 max_length: int = CE_MAX_LENGTH, batch_size: int = CE_BATCH_SIZE, device: str | None = None,
+                 runtime: str = "torch", cache_dir: str | Path | None = None) -> None:
+        if runtime not in RUNTIMES:
+            raise ValueError(f"cross_encoder_runtime: unknown '{runtime}'; valid: {', '.join(RUNTIMES)}")
+        if runtime == "onnx-int8" and cache_dir is None:
+            raise ValueError("cache_dir: required for the onnx-int8 cross-encoder runtime")
         self._default_path = str(cross_encoder_path) if cross_encoder_path else ""
         self._allow_request_path = allow_request_model_path
+        self._runtime = runtime
+        self._cache_dir = Path(cache_dir) if cache_dir else None
         self._scorer_kwargs = {"max_length": max_length, "batch_size": batch_size, "device": device}
-        self._scorers: dict[str, CrossEncoderScorer] = {}
+        self._scorers: dict[str, CrossEncoderScorer | OnnxCrossEncoderScorer] = {}
         self._lock = threading.Lock()
 
-    def scorer(self, path: str) -> CrossEncoderScorer:
+    def scorer(self, path: str) -> CrossEncoderScorer | OnnxCrossEncoderScorer:
         """The (cached, lazily loaded) scorer for a model directory; validates the directory."""
         check_model_dir(path)
         with self._lock:
             if path not in self._scorers:
-                self._scorers[path] = CrossEncoderScorer(path, **self._scorer_kwargs)  # type: ignore[arg-type]
+                if self._runtime == "onnx-int8":
+                    assert self._cache_dir is not None
+                    self._scorers[path] = OnnxCrossEncoderScorer(path, self._cache_dir, **self._scorer_kwargs)  # type: ignore[arg-type]
+                else:
+                    self._scorers[path] = CrossEncoderScorer(path, **self._scorer_kwargs)  # type: ignore[arg-type]
             return self._scorers[path]
 
     def warm_up(self) -> None:

@@ -53,3 +53,24 @@ def test_inference_is_serialised_across_threads():
         t.join()
     assert not model.overlapped and len(results) == 8
     assert results[0].tolist() == [2.0, 3.0]
+
+
+def test_unknown_runtime_names_the_setting(tmp_path):
+    from services.rerank.servicer import RerankServicer
+
+    with pytest.raises(ValueError, match="cross_encoder_runtime"):
+        RerankServicer(runtime="tensorrt")
+    with pytest.raises(ValueError, match="cache_dir"):
+        RerankServicer(runtime="onnx-int8")
+    RerankServicer(runtime="onnx-int8", cache_dir=tmp_path)
+
+
+def test_model_fingerprint_changes_when_weights_change(tmp_path):
+    from services.rerank.onnx_cross_encoder import model_fingerprint
+
+    (tmp_path / "config.json").write_text("{}")
+    (tmp_path / "model.safetensors").write_bytes(b"a")
+    before = model_fingerprint(tmp_path)
+    assert model_fingerprint(tmp_path) == before
+    (tmp_path / "model.safetensors").write_bytes(b"ab")
+    assert model_fingerprint(tmp_path) != before

@@ -80,3 +80,19 @@ def test_train_tiny_model_ranks_positives_first(beir_dir, tmp_path):
         assert np.isfinite(list(scores.values())).all()
         others = [s for d, s in scores.items() if d != pos]
         assert scores[pos] > np.median(others), (qid, scores)
+
+    # The onnx-int8 runtime scores the same saved model: same order of magnitude, same ranking signal.
+    pytest.importorskip("onnxruntime")
+    from services.rerank.onnx_cross_encoder import OnnxCrossEncoderScorer
+
+    texts = [f"{t}\n{x}" for t, x in DOCS.values()]
+    onnx_scorer = OnnxCrossEncoderScorer(out, tmp_path / "cache", max_length=64)
+    for qid in QRELS:
+        fp32 = scorer.score(QUERIES[qid], texts)
+        int8 = onnx_scorer.score(QUERIES[qid], texts)
+        assert int8.shape == fp32.shape and np.isfinite(int8).all()
+        assert np.corrcoef(fp32, int8)[0, 1] > 0.9, (qid, fp32, int8)
+    exported = list((tmp_path / "cache" / "onnx-ce").glob("*/cross-encoder-int8.onnx"))
+    assert len(exported) == 1
+    OnnxCrossEncoderScorer(out, tmp_path / "cache", max_length=64).ensure_loaded()  # reuses the export
+    assert list((tmp_path / "cache" / "onnx-ce").glob("*/cross-encoder-int8.onnx")) == exported
