@@ -21,9 +21,9 @@ from typing import Sequence
 import numpy as np
 
 from chsr.models import force_offline
+from chsr.onnx_int8 import export_quantized, feeds
 
 log = logging.getLogger(__name__)
-INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length (sentence_bert_config.json)
 
 
@@ -37,21 +37,12 @@ def export_int8(model_path: Path, out_dir: Path) -> Path:
     if int8.exists():
         return int8
     force_offline()
-    import torch
-    from onnxruntime.quantization import QuantType, quantize_dynamic
     from transformers import AutoModel, AutoTokenizer
 
-    out_dir.mkdir(parents=True, exist_ok=True)
     tokenizer = AutoTokenizer.from_pretrained(str(model_path))
     model = _pooled(AutoModel.from_pretrained(str(model_path)).eval())
     sample = tokenizer(["a short query", "a slightly longer second query"], padding=True, return_tensors="pt")
-    fp32 = out_dir / "minilm-fp32.onnx"
-    axes = {name: {0: "batch", 1: "tokens"} for name in INPUTS} | {"embedding": {0: "batch"}}
-    torch.onnx.export(model, tuple(sample[n] for n in INPUTS), str(fp32), input_names=list(INPUTS),
-                      output_names=["embedding"], dynamic_axes=axes, opset_version=17, dynamo=False)
-    quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, per_channel=True)
-    log.info("exported int8 encoder", extra={"path": str(int8)})
-    return int8
+    return export_quantized(model, sample, out_dir, "minilm", "embedding", keep_fp32=True)
 
 
 def _pooled(bert):  # type: ignore[no-untyped-def]
@@ -91,9 +82,4 @@ class OnnxEncoder:
     def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
         with self._lock:  # tokenizers' padding state is per object
             batch = self._tokenizer.encode_batch(list(texts))
-        feeds = {
-            "input_ids": np.array([e.ids for e in batch], dtype=np.int64),
-            "attention_mask": np.array([e.attention_mask for e in batch], dtype=np.int64),
-            "token_type_ids": np.array([e.type_ids for e in batch], dtype=np.int64),
-        }
-        return np.asarray(self._session.run(None, feeds)[0], dtype=np.float32)
+        return np.asarray(self._session.run(None, feeds(batch))[0], dtype=np.float32)

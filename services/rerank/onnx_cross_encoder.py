@@ -23,10 +23,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from chsr.models import force_offline
+from chsr.onnx_int8 import export_quantized, feeds
 from services.rerank.cross_encoder import CE_BATCH_SIZE, CE_MAX_LENGTH, CrossEncoderUnavailable, check_model_dir
 
 log = logging.getLogger(__name__)
-INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "config.json")
 
 
@@ -48,10 +48,8 @@ def export_ce_int8(model_dir: Path, out_dir: Path) -> Path:
         return int8
     force_offline()
     import torch
-    from onnxruntime.quantization import QuantType, quantize_dynamic
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-    out_dir.mkdir(parents=True, exist_ok=True)
     tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
     model = AutoModelForSequenceClassification.from_pretrained(str(model_dir), local_files_only=True).eval()
 
@@ -66,14 +64,7 @@ def export_ce_int8(model_dir: Path, out_dir: Path) -> Path:
 
     sample = tokenizer(["a query", "another query"], ["a passage of text", "a second, longer passage of text"],
                        padding=True, return_tensors="pt")
-    fp32 = out_dir / "cross-encoder-fp32.onnx"
-    axes = {name: {0: "batch", 1: "tokens"} for name in INPUTS} | {"logit": {0: "batch"}}
-    torch.onnx.export(Logit().eval(), tuple(sample[n] for n in INPUTS), str(fp32), input_names=list(INPUTS),
-                      output_names=["logit"], dynamic_axes=axes, opset_version=17, dynamo=False)
-    quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, per_channel=True)
-    fp32.unlink(missing_ok=True)
-    log.info("exported int8 cross-encoder", extra={"path": str(int8)})
-    return int8
+    return export_quantized(Logit().eval(), sample, out_dir, "cross-encoder", "logit")
 
 
 class OnnxCrossEncoderScorer:
@@ -123,10 +114,5 @@ class OnnxCrossEncoderScorer:
                 self._load()
             for start in range(0, len(texts), self.batch_size):
                 batch = self._tokenizer.encode_batch([(query, t) for t in texts[start:start + self.batch_size]])
-                feeds = {
-                    "input_ids": np.array([e.ids for e in batch], dtype=np.int64),
-                    "attention_mask": np.array([e.attention_mask for e in batch], dtype=np.int64),
-                    "token_type_ids": np.array([e.type_ids for e in batch], dtype=np.int64),
-                }
-                out.append(np.asarray(self._session.run(None, feeds)[0], dtype=np.float64).reshape(-1))
+                out.append(np.asarray(self._session.run(None, feeds(batch))[0], dtype=np.float64).reshape(-1))
         return np.concatenate(out)
