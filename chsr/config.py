@@ -67,6 +67,7 @@ class Settings(BaseSettings):
     vocabulary_path: str = ""   # empty: the bundled services/gate/vocabulary.json
     cross_encoder_path: str = ""
     cross_encoder_runtime: str = "torch"  # torch | onnx-int8 (exported once into cache_dir/onnx-ce/)
+    cross_encoder_max_length: int = 256   # tokens per (query, document) pair at inference
 
     default_pipeline: str = "rrf"
     default_deadline_ms: int = 5000

@@ -18,7 +18,8 @@ SERVICE_NAME = rerank_pb2.DESCRIPTOR.services_by_name["RerankService"].full_name
 
 def build(settings: Settings):  # type: ignore[no-untyped-def]
     servicer = RerankServicer(cross_encoder_path=settings.cross_encoder_path or None,
-                              runtime=settings.cross_encoder_runtime, cache_dir=settings.cache_dir)
+                              runtime=settings.cross_encoder_runtime, cache_dir=settings.cache_dir,
+                              max_length=settings.cross_encoder_max_length)
 
     def register(server) -> list[str]:  # type: ignore[no-untyped-def]
         rerank_pb2_grpc.add_RerankServiceServicer_to_server(servicer, server)

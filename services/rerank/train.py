@@ -44,7 +44,11 @@ class TrainResult:
 
 
 def build_pairs(corpus_path: Path, queries_path: Path, qrels_path: Path, negatives_per_query: int,
-                bm25_depth: int, seed: int, max_pairs: int | None) -> tuple[list[tuple[str, str, float]], int]:
+                bm25_depth: int, seed: int, max_pairs: int | None,
+                random_negatives_per_query: int = 0) -> tuple[list[tuple[str, str, float]], int]:
+    """(query, text, label) pairs: each judged positive, ``negatives_per_query`` BM25 hard negatives
+    and ``random_negatives_per_query`` random non-positive documents (easy negatives help a fresh
+    classification head get started; hard ones teach the fine distinctions)."""
     corpus = read_jsonl_by_id(corpus_path)
     queries = read_jsonl_by_id(queries_path)
     qrels = read_qrels(qrels_path)
@@ -57,11 +61,20 @@ def build_pairs(corpus_path: Path, queries_path: Path, qrels_path: Path, negativ
     ids = list(texts)
     negatives = mine_bm25_negatives(ids, [texts[d] for d in ids], qtext, positives,
                                     negatives_per_query, bm25_depth, seed)
+    rng = random.Random(seed)
     pairs: list[tuple[str, str, float]] = []
     for q in sorted(positives):
         pairs.extend((qtext[q], texts[d], 1.0) for d in sorted(positives[q]))
         pairs.extend((qtext[q], texts[d], 0.0) for d in negatives[q])
-    random.Random(seed).shuffle(pairs)
+        taken = positives[q] | set(negatives[q])
+        easy: list[str] = []
+        while len(easy) < random_negatives_per_query and len(taken) < len(ids):
+            d = ids[rng.randrange(len(ids))]
+            if d not in taken:
+                taken.add(d)
+                easy.append(d)
+        pairs.extend((qtext[q], texts[d], 0.0) for d in easy)
+    rng.shuffle(pairs)
     if max_pairs:
         pairs = pairs[:max_pairs]
     return pairs, len(positives)
@@ -72,7 +85,7 @@ def train_cross_encoder(corpus_path: str | Path, queries_path: str | Path, qrels
                         negatives_per_query: int = 4, epochs: int = 1, max_pairs: int | None = None,
                         seed: int = 42, batch_size: int = 16, learning_rate: float = 2e-5,
                         warmup_ratio: float = 0.1, max_length: int = 256, bm25_depth: int = 30,
-                        device: str | None = None) -> TrainResult:
+                        device: str | None = None, random_negatives_per_query: int = 0) -> TrainResult:
     """Train and save to ``out_dir``; load the result with ``CrossEncoder(out_dir)`` or by path in rerank."""
     force_offline()
     import torch
@@ -83,14 +96,15 @@ def train_cross_encoder(corpus_path: str | Path, queries_path: str | Path, qrels
 
     started = time.perf_counter()
     pairs, n_queries = build_pairs(Path(corpus_path), Path(queries_path), Path(qrels_path),
-                                   negatives_per_query, bm25_depth, seed, max_pairs)
+                                   negatives_per_query, bm25_depth, seed, max_pairs, random_negatives_per_query)
     log.info("training on %d pairs from %d queries (%d BM25 negatives each)", len(pairs), n_queries,
              negatives_per_query)
     random.seed(seed)
     torch.manual_seed(seed)
     base = Path(base_model_path) if base_model_path else default_model_path()
     model = CrossEncoder(str(base), num_labels=1, max_length=max_length, device=device, local_files_only=True)
-    loss_fn = BinaryCrossEntropyLoss(model, pos_weight=torch.tensor(float(max(1, negatives_per_query))))
+    n_neg = negatives_per_query + random_negatives_per_query
+    loss_fn = BinaryCrossEntropyLoss(model, pos_weight=torch.tensor(float(max(1, n_neg))))
     optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.01)
     steps_per_epoch = (len(pairs) + batch_size - 1) // batch_size
     total = steps_per_epoch * epochs
@@ -113,7 +127,8 @@ def train_cross_encoder(corpus_path: str | Path, queries_path: str | Path, qrels
     model.save(str(out))
     result = TrainResult(str(out), n_queries, len(pairs), step, epochs, loss_value, time.perf_counter() - started)
     meta = {**asdict(result), "base_model": str(base), "qrels": str(qrels_path), "seed": seed,
-            "negatives_per_query": negatives_per_query, "bm25_depth": bm25_depth, "batch_size": batch_size,
+            "negatives_per_query": negatives_per_query, "random_negatives_per_query": random_negatives_per_query,
+            "bm25_depth": bm25_depth, "batch_size": batch_size,
             "learning_rate": learning_rate, "max_length": max_length, "max_pairs": max_pairs}
     (out / "chsr_training.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     log.info("saved cross-encoder to %s (%d steps, %.0fs)", out, step, result.seconds)
@@ -126,7 +141,9 @@ def add_train_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("out_dir", type=Path)
     ap.add_argument("--split", default="train")
     ap.add_argument("--base-model", type=Path, default=None)
-    ap.add_argument("--negatives-per-query", type=int, default=4)
+    ap.add_argument("--negatives-per-query", type=int, default=4, help="BM25 hard negatives per query")
+    ap.add_argument("--random-negatives-per-query", type=int, default=0, help="random (easy) negatives per query")
+    ap.add_argument("--max-length", type=int, default=256, help="tokens per (query, document) pair")
     ap.add_argument("--epochs", type=int, default=1)
     ap.add_argument("--max-pairs", type=int, default=None)
     ap.add_argument("--batch-size", type=int, default=16)
@@ -141,7 +158,8 @@ def run_training(args: argparse.Namespace) -> int:
     train_cross_encoder(d / "corpus.jsonl", d / "queries.jsonl", d / "qrels" / f"{args.split}.tsv", args.out_dir,
                         args.base_model, negatives_per_query=args.negatives_per_query, epochs=args.epochs,
                         max_pairs=args.max_pairs, seed=args.seed, batch_size=args.batch_size,
-                        learning_rate=args.lr)
+                        learning_rate=args.lr, max_length=args.max_length,
+                        random_negatives_per_query=args.random_negatives_per_query)
     return 0
 
 

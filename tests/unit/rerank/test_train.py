@@ -96,3 +96,21 @@ def test_train_tiny_model_ranks_positives_first(beir_dir, tmp_path):
     assert len(exported) == 1
     OnnxCrossEncoderScorer(out, tmp_path / "cache", max_length=64).ensure_loaded()  # reuses the export
     assert list((tmp_path / "cache" / "onnx-ce").glob("*/cross-encoder-int8.onnx")) == exported
+
+
+def test_random_negatives_are_added_and_never_positive(beir_dir):
+    from services.rerank.train import build_pairs
+
+    hard_only, _ = build_pairs(beir_dir / "corpus.jsonl", beir_dir / "queries.jsonl", beir_dir / "qrels" / "train.tsv",
+                               2, 30, 42, None)
+    mixed, n_queries = build_pairs(beir_dir / "corpus.jsonl", beir_dir / "queries.jsonl",
+                                   beir_dir / "qrels" / "train.tsv", 2, 30, 42, None, random_negatives_per_query=3)
+    assert n_queries == 4 and len(mixed) == len(hard_only) + 4 * 3
+    by_query = {}
+    for q, text, label in mixed:
+        by_query.setdefault(q, []).append((text, label))
+    for qid, pos in QRELS.items():
+        rows = by_query[QUERIES[qid]]
+        positive_text = "\n".join(DOCS[pos])
+        assert [lab for t, lab in rows if t == positive_text] == [1.0]
+        assert len({t for t, _ in rows}) == len(rows)  # no document twice for one query
