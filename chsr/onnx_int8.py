@@ -38,6 +38,17 @@ def export_quantized(module: Any, sample: Mapping[str, Any], out_dir: Path, stem
     return int8
 
 
+def session(path: Path, threads: int) -> Any:
+    """A CPU inference session with ``threads`` intra-op threads that sleep between runs: by default
+    ONNX Runtime's pool spins after each run, stealing the cores the next request's stages need."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
 def feeds(encodings: Sequence[Any]) -> dict[str, np.ndarray]:
     """ONNX Runtime inputs from a padded ``tokenizers`` batch."""
     return {

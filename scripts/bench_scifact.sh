@@ -2,6 +2,11 @@
 # Reproduce the SciFact report (issue 4) through the mesh on the embedded backend.
 #   CHSR_SCIFACT_DIR=../shared/data/scifact bash scripts/bench_scifact.sh [OUT_DIR]
 #   CHSR_BENCH_BACKEND=engines CHSR_BENCH_PIPELINES=sparse,dense,rrf bash scripts/bench_scifact.sh benchmarks/scifact-engines
+#   Cross-encoder modes (model from `chsr train-reranker`, scored by ONNX Runtime int8, 100 queries, 1 in flight):
+#   CHSR_CROSS_ENCODER_PATH=~/.cache/chsr/models/ce-scifact-v3 CHSR_CROSS_ENCODER_RUNTIME=onnx-int8 \
+#   CHSR_CROSS_ENCODER_MAX_LENGTH=128 CHSR_BENCH_MAX_QUERIES=100 CHSR_BENCH_CONCURRENCY=1 \
+#   CHSR_BENCH_PIPELINES=rrf,hybrid_fixed,hybrid_fixed_rerank,hybrid_calibrated,hybrid_calibrated_rerank \
+#   bash scripts/bench_scifact.sh benchmarks/scifact-cross-encoder
 # Steps: start a mesh on its own data dir -> ingest the corpus (embeddings cached by content) ->
 # build CDF calibrators from 200 *train* queries -> evaluate every pipeline on the test split.
 set -euo pipefail
@@ -31,4 +36,5 @@ echo "ingest wall time: $(( $(date +%s) - start_ingest ))s ($BACKEND)"
   --sparse 127.0.0.1:$((PORT + 2)) --dense 127.0.0.1:$((PORT + 3)) --out "$DATA_DIR/calibration"
 sleep 3  # fusion reloads calibrators within 2 s
 .venv/bin/chsr eval beir "$DATA" --split test --pipelines "$PIPELINES" --baseline rrf --gateway "$GW" \
-  --out "$OUT" --concurrency 2 --h1-pipeline hybrid_calibrated
+  --out "$OUT" --concurrency "${CHSR_BENCH_CONCURRENCY:-2}" --h1-pipeline hybrid_calibrated \
+  ${CHSR_BENCH_MAX_QUERIES:+--max-queries "$CHSR_BENCH_MAX_QUERIES"}

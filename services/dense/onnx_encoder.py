@@ -21,7 +21,7 @@ from typing import Sequence
 import numpy as np
 
 from chsr.models import force_offline
-from chsr.onnx_int8 import export_quantized, feeds
+from chsr.onnx_int8 import export_quantized, feeds, session
 
 log = logging.getLogger(__name__)
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length (sentence_bert_config.json)
@@ -68,12 +68,9 @@ class OnnxEncoder:
     """``encode_queries`` with the same contract as :class:`services.dense.encoder.Encoder`."""
 
     def __init__(self, onnx_path: Path, tokenizer_dir: Path, threads: int = 1) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        self._session = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
+        self._session = session(onnx_path, threads)
         self._tokenizer = Tokenizer.from_file(str(tokenizer_dir / "tokenizer.json"))
         self._tokenizer.enable_truncation(MAX_TOKENS)
         self._tokenizer.enable_padding()

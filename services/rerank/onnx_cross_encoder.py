@@ -23,7 +23,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from chsr.models import force_offline
-from chsr.onnx_int8 import export_quantized, feeds
+from chsr.onnx_int8 import export_quantized, feeds, session
 from services.rerank.cross_encoder import CE_BATCH_SIZE, CE_MAX_LENGTH, CrossEncoderUnavailable, check_model_dir
 
 log = logging.getLogger(__name__)
@@ -86,14 +86,11 @@ class OnnxCrossEncoderScorer:
         if not (model_dir / "tokenizer.json").is_file():
             raise CrossEncoderUnavailable(f"cross_encoder: {model_dir} has no tokenizer.json (a fast tokenizer "
                                           "is needed for the onnx-int8 runtime)")
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         started = time.perf_counter()
         path = export_ce_int8(model_dir, self.cache_dir / "onnx-ce" / model_fingerprint(model_dir))
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = self.threads
-        self._session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self._session = session(path, self.threads)
         tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         tokenizer.enable_truncation(self.max_length, strategy="longest_first")
         tokenizer.enable_padding()
