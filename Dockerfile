@@ -16,7 +16,7 @@ COPY services ./services
 COPY gateway ./gateway
 # Pass --build-arg PIP_EXTRA_INDEX_URL=<a CPU-only torch wheel index> to leave out CUDA libraries.
 ARG PIP_EXTRA_INDEX_URL=""
-RUN PIP_EXTRA_INDEX_URL="${PIP_EXTRA_INDEX_URL}" /opt/chsr/bin/pip install -c constraints.txt . \
+RUN PIP_EXTRA_INDEX_URL="${PIP_EXTRA_INDEX_URL}" /opt/chsr/bin/pip install -c constraints.txt ".[onnx]" \
  && /opt/chsr/bin/python -m compileall -q /opt/chsr/lib \
  && /opt/chsr/bin/python -c "from chsr.models import default_model_path; print(default_model_path())"
 
