@@ -116,19 +116,25 @@ class RungRunner:
 
     def _fetch(self, fused: list[common_pb2.Candidate], legs: tuple[str, ...], budget: Budget,
                out: RungOutcome) -> list[common_pb2.Candidate]:
-        """Fill each candidate's document from the first leg that answers (sparse first: both hold
-        the same corpus). A candidate whose document is gone (deleted since the search) is dropped."""
+        """Fill each candidate's document, sparse first (both retrievers hold the corpus); ids the
+        first retriever lacks (a partial ingest) are asked of the other. A candidate found nowhere
+        (deleted since the search) is dropped, not returned empty."""
         missing = [c.doc_id for c in fused if not c.HasField("document")]
         if not missing:
             out.timings.setdefault("fetch", 0.0)
             return fused
         order = [leg for leg in ("sparse", "dense") if leg in legs] + \
             [leg for leg in ("sparse", "dense") if leg not in legs]
-        req = common_pb2.GetDocumentsRequest(doc_ids=missing)
+        docs: dict[str, common_pb2.Document] = {}
         errors: list[grpc.RpcError] = []
+        answered = False
         for leg in order:
+            wanted = [i for i in missing if i not in docs]
+            if not wanted:
+                break
             try:
-                resp, ms = self._timed_call(self._stubs.retriever(leg).GetDocuments, req, budget.for_stage("fetch"))
+                resp, ms = self._timed_call(self._stubs.retriever(leg).GetDocuments,
+                                            common_pb2.GetDocumentsRequest(doc_ids=wanted), budget.for_stage("fetch"))
             except DeadlineExceeded as exc:
                 raise StageUnavailable(f"fetch: {exc}", deadline=True) from exc
             except grpc.RpcError as exc:
@@ -136,19 +142,22 @@ class RungRunner:
                 BACKEND_ERRORS.labels(f"{leg}_fetch", exc.code().name.lower()).inc()
                 log.warning("document fetch failed", extra={"leg": leg, "code": exc.code().name})
                 continue
+            answered = True
             out.timings["fetch"] = out.timings.get("fetch", 0.0) + ms
-            docs = {d.id: d for d in resp.documents}
-            hydrated = []
-            for cand in fused:
-                if not cand.HasField("document"):
-                    if cand.doc_id not in docs:
-                        log.warning("fused candidate has no stored document; dropped", extra={"doc_id": cand.doc_id})
-                        continue
-                    cand.document.CopyFrom(docs[cand.doc_id])
-                hydrated.append(cand)
-            return hydrated
-        raise StageUnavailable("document fetch failed on every retriever: " + "; ".join(e.details() or "" for e in errors),
-                               deadline=bool(errors) and all(_is_deadline(e) for e in errors))
+            docs.update((d.id, d) for d in resp.documents)
+        if not answered:
+            raise StageUnavailable("document fetch failed on every retriever: " +
+                                   "; ".join(e.details() or "" for e in errors),
+                                   deadline=bool(errors) and all(_is_deadline(e) for e in errors))
+        hydrated = []
+        for cand in fused:
+            if not cand.HasField("document"):
+                if cand.doc_id not in docs:
+                    log.warning("fused candidate has no stored document; dropped", extra={"doc_id": cand.doc_id})
+                    continue
+                cand.document.CopyFrom(docs[cand.doc_id])
+            hydrated.append(cand)
+        return hydrated
 
     def _rerank(self, query: str, fused: list[common_pb2.Candidate], scope: common_pb2.Scope,
                 pipeline: PipelineConfig, k: int, budget: Budget, out: RungOutcome) -> list[common_pb2.Candidate]:

@@ -68,7 +68,7 @@ def test_fetch_falls_back_to_the_other_leg() -> None:
 
 def test_a_document_deleted_since_the_search_is_dropped_not_returned_empty() -> None:
     sparse = FakeRetriever(["d1", "d2", "d3"], known={"d1", "d3"})
-    out = _runner(sparse, FakeRetriever([])).run("q", common_pb2.Scope(), common_pb2.Scope(), True,
+    out = _runner(sparse, FakeRetriever([], known={"d1", "d3"})).run("q", common_pb2.Scope(), common_pb2.Scope(), True,
                                                   get_pipeline("sparse"), 3, Budget(5))
     assert [c.doc_id for c in out.candidates] == ["d1", "d3"]
 
@@ -79,3 +79,13 @@ def test_fetch_failing_everywhere_is_unavailable() -> None:
     with pytest.raises(StageUnavailable, match="document fetch failed"):
         _runner(sparse, dense).run("q", common_pb2.Scope(), common_pb2.Scope(), True,
                                    get_pipeline("sparse"), 1, Budget(5))
+
+
+def test_ids_the_first_retriever_lacks_are_asked_of_the_other() -> None:
+    """A partial ingest: dense holds a document sparse does not have yet."""
+    sparse = FakeRetriever(["d1", "d2"], known={"d1"})
+    dense = FakeRetriever(["d2", "d1"])
+    out = _runner(sparse, dense).run("q", common_pb2.Scope(), common_pb2.Scope(), True,
+                                     get_pipeline("sparse"), 2, Budget(5))
+    assert sparse.fetch_requests == [["d1", "d2"]] and dense.fetch_requests == [["d2"]]
+    assert [c.document.id for c in out.candidates] == ["d1", "d2"]
