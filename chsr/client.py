@@ -72,21 +72,26 @@ class GatewayClient:
 
     def ingest(self, docs: Iterable[Doc], batch_size: int = 64, on_batch=None,  # type: ignore[no-untyped-def]
                timeout: float | None = None) -> gateway_pb2.IngestSummary:
+        """Stream ``docs`` in batches; ``on_batch(n)`` is called with the number of documents the
+        gateway has just stored in every backend (its acknowledgement, not what was sent)."""
         def batches() -> Iterator[gateway_pb2.IngestBatch]:
             batch: list[common_pb2.Document] = []
             for doc in docs:
                 batch.append(doc.to_proto())
                 if len(batch) >= batch_size:
                     yield gateway_pb2.IngestBatch(documents=batch)
-                    if on_batch:
-                        on_batch(len(batch))
                     batch = []
             if batch:
                 yield gateway_pb2.IngestBatch(documents=batch)
-                if on_batch:
-                    on_batch(len(batch))
 
-        return self._stub.Ingest(batches(), timeout=timeout, metadata=self._auth)
+        stored = 0
+        for progress in self._stub.IngestWithProgress(batches(), timeout=timeout, metadata=self._auth):
+            if progress.HasField("summary"):
+                return progress.summary
+            if on_batch:
+                on_batch(progress.received - stored)
+            stored = progress.received
+        raise RuntimeError("ingest: the gateway closed the stream without a summary")
 
     def stats(self) -> gateway_pb2.IndexStatsResponse:
         return self._stub.IndexStats(gateway_pb2.IndexStatsRequest(), timeout=30)

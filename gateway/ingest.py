@@ -20,6 +20,7 @@ from gateway.stages import StageStubs
 
 LEGS = ("sparse", "dense")
 UPSERT_TIMEOUT_S = 600.0
+RECONNECT_WAIT_S = 10.0
 
 
 class BatchInvalid(ValueError):
@@ -49,14 +50,32 @@ def validate_batch(documents: Iterable[common_pb2.Document]) -> list[common_pb2.
     return valid
 
 
+def _upsert(stub, req: common_pb2.UpsertRequest) -> common_pb2.UpsertResponse:  # type: ignore[no-untyped-def]
+    """Upsert once; on UNAVAILABLE wait up to ``RECONNECT_WAIT_S`` for the backend and try again.
+
+    A backend that just restarted is still reconnecting for ~1 s, so one bounded wait saves the
+    ingest; a backend that stays down fails the batch within seconds instead of holding the stream
+    for the whole upsert timeout (``wait_for_ready`` on every call did that). Upsert is idempotent
+    (content hashes), so the second attempt is safe."""
+    try:
+        return stub.Upsert(req, timeout=UPSERT_TIMEOUT_S)
+    except grpc.RpcError as exc:
+        if exc.code() != grpc.StatusCode.UNAVAILABLE:
+            raise
+        first = exc
+    try:
+        return stub.Upsert(req, timeout=RECONNECT_WAIT_S, wait_for_ready=True)
+    except grpc.RpcError as exc:
+        if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+            raise first from exc  # still down after the wait: report why it was unavailable
+        raise
+
+
 def upsert_batch(stubs: StageStubs, executor: ThreadPoolExecutor, docs: list[common_pb2.Document],
                  totals: IngestTotals) -> None:
     """Write one validated batch to both backends in parallel; any leg failure aborts the stream."""
     req = common_pb2.UpsertRequest(documents=docs)
-    # wait_for_ready: a backend that just restarted is still reconnecting for ~1 s; wait (bounded) instead
-    # of failing the ingest with UNAVAILABLE.
-    futures = {leg: executor.submit(stubs.retriever(leg).Upsert, req, timeout=UPSERT_TIMEOUT_S, wait_for_ready=True)
-               for leg in LEGS}
+    futures = {leg: executor.submit(_upsert, stubs.retriever(leg), req) for leg in LEGS}
     results: dict[str, common_pb2.UpsertResponse] = {}
     failures: list[str] = []
     for leg, fut in futures.items():

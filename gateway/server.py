@@ -63,6 +63,9 @@ def generic_handler(servicer: GatewayServicer) -> grpc.GenericRpcHandler:
     handlers["Ingest"] = grpc.stream_unary_rpc_method_handler(
         _stream(servicer.Ingest, gateway_pb2.IngestBatch),
         response_serializer=gateway_pb2.IngestSummary.SerializeToString)
+    handlers["IngestWithProgress"] = grpc.stream_stream_rpc_method_handler(
+        _stream(servicer.IngestWithProgress, gateway_pb2.IngestBatch),
+        response_serializer=gateway_pb2.IngestProgress.SerializeToString)
     return grpc.method_handlers_generic_handler(SERVICE_NAME, handlers)
 
 

@@ -58,13 +58,34 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
 
     def Ingest(self, request_iterator: Iterator[gateway_pb2.IngestBatch],
                context: grpc.ServicerContext) -> gateway_pb2.IngestSummary:
-        self._authorize(context)
         totals = IngestTotals()
+        for _ in self._ingest(request_iterator, context, totals):
+            pass
+        return self._summary(totals)
+
+    def IngestWithProgress(self, request_iterator: Iterator[gateway_pb2.IngestBatch],
+                           context: grpc.ServicerContext) -> Iterator[gateway_pb2.IngestProgress]:
+        totals = IngestTotals()
+        batches = 0
+        for batches in self._ingest(request_iterator, context, totals):
+            yield gateway_pb2.IngestProgress(batches=batches, received=totals.received, indexed=totals.indexed,
+                                             unchanged=totals.unchanged)
+        yield gateway_pb2.IngestProgress(batches=batches, received=totals.received,
+                                         indexed=totals.indexed, unchanged=totals.unchanged,
+                                         summary=self._summary(totals))
+
+    def _ingest(self, request_iterator: Iterator[gateway_pb2.IngestBatch], context: grpc.ServicerContext,
+                totals: IngestTotals) -> Iterator[int]:
+        """Store each batch in every backend; yields the number of batches stored so far."""
+        self._authorize(context)
+        stored = 0
         try:
             for batch in request_iterator:
                 docs = validate_batch(batch.documents)
                 if docs:
                     upsert_batch(self._stubs, self._executor, docs, totals)
+                    stored += 1
+                    yield stored
         except BatchInvalid as exc:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{exc} (earlier batches: {totals.received} kept)")
         except ConnectionError as exc:
@@ -72,6 +93,8 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
         finally:
             if totals.indexed:
                 self._bump_generation()
+
+    def _summary(self, totals: IngestTotals) -> gateway_pb2.IngestSummary:
         return gateway_pb2.IngestSummary(received=totals.received, indexed=totals.indexed,
                                          unchanged=totals.unchanged, generation=self._generation(),
                                          per_backend_indexed=totals.per_backend)

@@ -109,6 +109,20 @@ class IngestSummary(_message.Message):
     per_backend_indexed: _containers.ScalarMap[str, int]
     def __init__(self, received: _Optional[int] = ..., indexed: _Optional[int] = ..., unchanged: _Optional[int] = ..., errors: _Optional[_Iterable[_Union[_common_pb2.ItemError, _Mapping]]] = ..., generation: _Optional[int] = ..., per_backend_indexed: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
+class IngestProgress(_message.Message):
+    __slots__ = ("batches", "received", "indexed", "unchanged", "summary")
+    BATCHES_FIELD_NUMBER: _ClassVar[int]
+    RECEIVED_FIELD_NUMBER: _ClassVar[int]
+    INDEXED_FIELD_NUMBER: _ClassVar[int]
+    UNCHANGED_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    batches: int
+    received: int
+    indexed: int
+    unchanged: int
+    summary: IngestSummary
+    def __init__(self, batches: _Optional[int] = ..., received: _Optional[int] = ..., indexed: _Optional[int] = ..., unchanged: _Optional[int] = ..., summary: _Optional[_Union[IngestSummary, _Mapping]] = ...) -> None: ...
+
 class IndexStatsRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...

@@ -46,6 +46,11 @@ class GatewayServiceStub:
                 request_serializer=chsr_dot_v1_dot_gateway__pb2.IngestBatch.SerializeToString,
                 response_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestSummary.FromString,
                 _registered_method=True)
+        self.IngestWithProgress = channel.stream_stream(
+                '/chsr.v1.GatewayService/IngestWithProgress',
+                request_serializer=chsr_dot_v1_dot_gateway__pb2.IngestBatch.SerializeToString,
+                response_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestProgress.FromString,
+                _registered_method=True)
         self.Delete = channel.unary_unary(
                 '/chsr.v1.GatewayService/Delete',
                 request_serializer=chsr_dot_v1_dot_common__pb2.DeleteRequest.SerializeToString,
@@ -80,6 +85,14 @@ class GatewayServiceServicer:
 
     def Ingest(self, request_iterator, context):
         """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def IngestWithProgress(self, request_iterator, context):
+        """Ingest that acknowledges: one IngestProgress after each batch is stored in every backend, then
+        a last one carrying the summary. Same validation, token and idempotency as Ingest.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -120,6 +133,11 @@ def add_GatewayServiceServicer_to_server(servicer, server):
                     servicer.Ingest,
                     request_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestBatch.FromString,
                     response_serializer=chsr_dot_v1_dot_gateway__pb2.IngestSummary.SerializeToString,
+            ),
+            'IngestWithProgress': grpc.stream_stream_rpc_method_handler(
+                    servicer.IngestWithProgress,
+                    request_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestBatch.FromString,
+                    response_serializer=chsr_dot_v1_dot_gateway__pb2.IngestProgress.SerializeToString,
             ),
             'Delete': grpc.unary_unary_rpc_method_handler(
                     servicer.Delete,
@@ -197,6 +215,33 @@ class GatewayService:
             '/chsr.v1.GatewayService/Ingest',
             chsr_dot_v1_dot_gateway__pb2.IngestBatch.SerializeToString,
             chsr_dot_v1_dot_gateway__pb2.IngestSummary.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def IngestWithProgress(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/chsr.v1.GatewayService/IngestWithProgress',
+            chsr_dot_v1_dot_gateway__pb2.IngestBatch.SerializeToString,
+            chsr_dot_v1_dot_gateway__pb2.IngestProgress.FromString,
             options,
             channel_credentials,
             insecure,

@@ -43,7 +43,7 @@ def test_search_reports_every_stage_and_exports_histograms(mesh):
     resp = client.search(QUERY, k=5, pipeline="D", no_cache=True)
     assert 0 < len(resp.results) <= 5
     timings = {t.stage: t.ms for t in resp.timings}
-    for stage in ("gate", "sparse", "dense", "fusion", "rerank", "total"):
+    for stage in ("gate", "sparse", "dense", "fusion", "fetch", "rerank", "total"):
         assert timings[stage] > 0, f"stage {stage} has no time"
     assert not resp.degraded
     body = urllib.request.urlopen(mesh.metrics_url("gateway"), timeout=5).read().decode()
@@ -114,6 +114,27 @@ def test_bad_ingest_batch_loses_nothing(mesh):
     after = {b.backend: b.documents for b in client.stats().backends}
     assert after == before
     assert client.verify().consistent
+
+
+def test_ingest_progress_acknowledges_each_stored_batch(mesh):
+    from chsr.docs import Doc
+    from tests.conftest import DEMO_CORPUS
+
+    docs = [Doc.from_json(json.loads(line)) for line in DEMO_CORPUS.read_text().splitlines()[:20]]
+    acked: list[int] = []
+    summary = GatewayClient(mesh.gateway).ingest(docs, batch_size=7, on_batch=acked.append)
+    assert acked == [7, 7, 6]  # one acknowledgement per stored batch, in documents
+    assert summary.received == 20 and summary.indexed + summary.unchanged == 20
+    # A bad second batch: the first is acknowledged (and kept), then INVALID_ARGUMENT naming the field.
+    stub = gateway_pb2_grpc.GatewayServiceStub(get_channel(mesh.gateway, Settings()))
+    batches = [gateway_pb2.IngestBatch(documents=[d.to_proto() for d in docs[:3]]),
+               gateway_pb2.IngestBatch(documents=[common_pb2.Document(id="e2e-bad", text="")])]
+    seen = []
+    with pytest.raises(grpc.RpcError) as err:
+        for progress in stub.IngestWithProgress(iter(batches), timeout=30):
+            seen.append(progress.received)
+    assert seen == [3]
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "text" in err.value.details()
 
 
 def test_cli_run_writes_run_file(mesh, tmp_path):
