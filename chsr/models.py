@@ -6,6 +6,7 @@ its install directory with ``HF_HUB_OFFLINE=1`` (developers' brief).
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 from pathlib import Path
@@ -31,3 +32,17 @@ def default_model_path() -> Path:
 
 def resolve_model_path(configured: str) -> Path:
     return Path(configured) if configured else default_model_path()
+
+
+def model_fingerprint(path: Path, with_mtimes: bool = False) -> str:
+    """Identify a model directory's weights by the names and sizes of its files (cheap, stable across
+    copies). ``with_mtimes`` also tells apart a model retrained in place, whose files keep their sizes
+    (for caches derived from a model we train ourselves, such as its ONNX export)."""
+    h = hashlib.sha256()
+    for f in sorted(path.rglob("*")):
+        if f.is_file() and f.suffix in {".safetensors", ".bin", ".json", ".txt"}:
+            st = f.stat()
+            h.update(f"{f.relative_to(path)}:{st.st_size}".encode())
+            if with_mtimes:
+                h.update(f":{st.st_mtime_ns}".encode())
+    return h.hexdigest()[:12]

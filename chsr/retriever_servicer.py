@@ -71,6 +71,17 @@ class RetrieverServicer:
     def _forget_generation(self) -> None:
         self._generation = (0, -1.0)
 
+    def _fail_fast_while_open(self, context: grpc.ServicerContext) -> None:
+        """Circuit breaker, read side: UNAVAILABLE at once for a moment after the engine failed."""
+        if time.monotonic() < self._open_until:
+            context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: engine failing (circuit open)")
+
+    def _open_breaker(self, exc: BackendUnavailable, context: grpc.ServicerContext) -> None:
+        """Circuit breaker, write side: count the failure, open for ``BREAKER_OPEN_S``, abort."""
+        BACKEND_ERRORS.labels(self.backend.name, "unavailable").inc()
+        self._open_until = time.monotonic() + BREAKER_OPEN_S
+        context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
+
     # ---- RPCs --------------------------------------------------------------
     def Search(self, request: common_pb2.RetrieveRequest, context: grpc.ServicerContext) -> common_pb2.RetrieveResponse:
         if not request.query.strip():
@@ -79,8 +90,7 @@ class RetrieverServicer:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"k: must be in 1..{MAX_K}, got {request.k}")
         flt = Scope.from_proto(request.filter)
         start = time.perf_counter()
-        if time.monotonic() < self._open_until:
-            context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: engine failing (circuit open)")
+        self._fail_fast_while_open(context)
         try:
             if request.post_filter:  # the filter needs each hit's metadata, so documents are fetched
                 hits = [h for h in self._search(request.query, Scope(), request.k, request.exact)
@@ -90,9 +100,7 @@ class RetrieverServicer:
                                     with_docs=request.include_documents)
             generation = self._search_generation()
         except BackendUnavailable as exc:
-            BACKEND_ERRORS.labels(self.backend.name, "unavailable").inc()
-            self._open_until = time.monotonic() + BREAKER_OPEN_S
-            context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
+            self._open_breaker(exc, context)
         took = (time.perf_counter() - start) * 1000
         return hits_to_response(hits, self.backend.name, generation, took, request.include_documents)
 
@@ -118,10 +126,10 @@ class RetrieverServicer:
         try:
             result = self._upsert(docs)
         except BackendUnavailable as exc:
-            self._forget_generation()
             BACKEND_ERRORS.labels(self.backend.name, "unavailable").inc()
             context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
-        self._forget_generation()
+        finally:  # even a failed upsert may have written part of the batch
+            self._forget_generation()
         INGESTED.labels(self.backend.name, "indexed").inc(result.indexed)
         INGESTED.labels(self.backend.name, "unchanged").inc(result.unchanged)
         INGESTED.labels(self.backend.name, "error").inc(len(result.errors))
@@ -169,12 +177,9 @@ class RetrieverServicer:
                           f"doc_ids: at most {MAX_K} per call, got {len(request.doc_ids)}")
         if not request.doc_ids:
             return common_pb2.GetDocumentsResponse()
-        if time.monotonic() < self._open_until:
-            context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: engine failing (circuit open)")
+        self._fail_fast_while_open(context)
         try:
             docs = self.backend.get(list(request.doc_ids))
         except BackendUnavailable as exc:
-            BACKEND_ERRORS.labels(self.backend.name, "unavailable").inc()
-            self._open_until = time.monotonic() + BREAKER_OPEN_S
-            context.abort(grpc.StatusCode.UNAVAILABLE, f"{self.backend.name}: {exc}")
+            self._open_breaker(exc, context)
         return common_pb2.GetDocumentsResponse(documents=[d.to_proto() for d in docs])

@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Any
 
 from chsr.scope import Scope
+from chsr.stages import TIMING_STAGES
 from chsr.v1 import common_pb2, gateway_pb2
 
 STEP = {v: k for k, v in common_pb2.RelaxationStep.items()}
-TIMING_STAGES = ("gate", "sparse", "dense", "fusion", "fetch", "rerank", "total")
 
 
 def response_to_record(query_id: str, resp: gateway_pb2.SearchResponse) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from chsr.config import Settings
 from chsr.docs import Doc
 from chsr.metrics import (CACHE_EVENTS, DEGRADED, LEAKAGE_FLAGGED, RELAXATION_STEPS, RESULTS, STAGE_LATENCY)
 from chsr.scope import Scope
+from chsr.stages import SEARCH_STAGES
 from chsr.v1 import common_pb2, gate_pb2, gateway_pb2
 from gateway.budget import Budget
 from gateway.cache.base import CacheUnavailable, ResultCache, cache_key
@@ -27,7 +28,6 @@ from gateway.stages import StageStubs
 from gateway.validation import validate_search
 
 log = logging.getLogger(__name__)
-STAGES = ("gate", "sparse", "dense", "fusion", "fetch", "rerank")
 STAMPEDE_WAIT_S = 0.15   # how long a request waits for another's computation of the same key
 STAMPEDE_POLL_S = 0.02
 STEP_NAMES = {common_pb2.W0_EXACT: "W0", common_pb2.W1_DROP_TOPIC: "W1",
@@ -173,7 +173,7 @@ class SearchService:
     # ---- the ladder loop -------------------------------------------------------
     def _compute(self, request, pipeline: PipelineConfig, hints: Scope,  # type: ignore[no-untyped-def]
                  budget: Budget) -> gateway_pb2.SearchResponse:
-        timings: dict[str, float] = {s: 0.0 for s in STAGES}
+        timings: dict[str, float] = {s: 0.0 for s in SEARCH_STAGES}
         degraded: list[str] = []
         gate = self._gate(request, pipeline, hints, budget, timings, degraded)
         k = request.k
@@ -209,7 +209,7 @@ class SearchService:
         self._fill_results(response, chosen, chosen_step, Scope.from_proto(gate.scope))
         response.final_step = chosen_step
         response.degraded.extend(degraded)
-        for stage in STAGES:
+        for stage in SEARCH_STAGES:
             response.timings.add(stage=stage, ms=timings.get(stage, 0.0))
         return response
 

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from chsr.bench.plots import plot_report
+from chsr.stages import TIMING_STAGES
 
 TARGETS = [  # (label, pipelines, concurrency, cache, metric, bound, "le"|"ge") — issue 7
     ("gated hybrid C/D p95 at concurrency 1, cache miss", ("C", "D"), 1, "miss", "p95", 40.0, "le"),
@@ -25,8 +26,6 @@ TARGETS = [  # (label, pipelines, concurrency, cache, metric, bound, "le"|"ge") 
 ]
 RATIO_TARGET = 1.3
 
-
-REPORT_STAGES = ("gate", "sparse", "dense", "fusion", "fetch", "rerank", "total")
 
 def machine_info() -> dict[str, object]:
     model = "unknown"
@@ -92,7 +91,7 @@ def _stage_rows(runs: list[dict]) -> list[list[object]]:
         if r["cache"] == "miss":
             stages = r["stages_ms"]
             cells = [f"{stages[s]['p50']:.1f} / {stages[s]['p95']:.1f}" if s in stages else "-"
-                     for s in REPORT_STAGES]
+                     for s in TIMING_STAGES]
             rows.append([r["mode"], r["pipeline"], r["concurrency"], *cells])
     return rows
 
@@ -141,7 +140,7 @@ def render_readme(report: dict, plots: list[str]) -> str:
         lines += [f"## Through the mesh, cache hit (a primed set of {cfg['hit_queries']} queries)", "",
                   *_table(header, hits), ""]
     lines += ["## Per stage, p50 / p95 ms (from SearchResponse.timings)", "",
-              *_table(["mode", "pipeline", "clients", *REPORT_STAGES],
+              *_table(["mode", "pipeline", "clients", *TIMING_STAGES],
                       _stage_rows(runs)), ""]
     inproc = _run_rows(runs, "inprocess", "miss")
     if inproc:

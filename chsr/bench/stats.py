@@ -14,9 +14,9 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from chsr.bench.driver import Sample
+from chsr.stages import ALL_STAGES
 
 PERCENTILES = (50, 95, 99)
-STAGES = ("cache", "gate", "sparse", "dense", "fusion", "fetch", "rerank", "total")
 
 
 def percentiles(values: Sequence[float]) -> dict[str, float]:
@@ -32,7 +32,7 @@ def stage_percentiles(samples: Iterable[Sample]) -> dict[str, dict[str, float]]:
     for s in samples:
         for stage, ms in s.timings.items():
             per_stage.setdefault(stage, []).append(ms)
-    order = {name: i for i, name in enumerate(STAGES)}
+    order = {name: i for i, name in enumerate(ALL_STAGES)}
     return {stage: percentiles(v) for stage, v in sorted(per_stage.items(), key=lambda kv: order.get(kv[0], 99))}
 
 

@@ -23,7 +23,7 @@ from chsr.client import GatewayClient
 from chsr.eval import metrics as qm
 from chsr.eval.report import bootstrap_dict, bootstrap_mean_ci, machine_info
 from chsr.eval.runner import PipelineRun, QuerySpec, index_summary, run_id_map, run_pipeline
-from chsr.runfile import TIMING_STAGES
+from chsr.stages import TIMING_STAGES
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,8 @@ from chsr.eval import plots
 from chsr.eval.beir import LABELS, METRICS
 from chsr.eval.report import fmt, fmt_p, machine_lines, md_table, write_json, write_jsonl
 from chsr.eval.runner import PipelineRun
-from chsr.runfile import TIMING_STAGES, write_trec
+from chsr.runfile import write_trec
+from chsr.stages import TIMING_STAGES
 
 
 def write_beir_report(out: Path, results: dict[str, Any], runs: Mapping[str, PipelineRun]) -> None:
@@ -67,9 +68,8 @@ def _readme(res: dict[str, Any]) -> list[str]:
                     + [fmt(lat.get("p50"), 1), fmt(lat.get("p95"), 1), fmt(lat.get("p99"), 1), res["errors"][p]])
     lines += md_table(header, rows, digits=4) + [""]
     lines += ["Server-side stage latency p95 (ms):", ""]
-    stages = TIMING_STAGES
-    lines += md_table(["pipeline", *stages],
-                      [[f"`{p}`"] + [fmt(res["latency_ms"][p]["stages"].get(s, {}).get("p95"), 1) for s in stages]
+    lines += md_table(["pipeline", *TIMING_STAGES],
+                      [[f"`{p}`"] + [fmt(res["latency_ms"][p]["stages"].get(s, {}).get("p95"), 1) for s in TIMING_STAGES]
                        for p in pipes]) + [""]
     lines += _bootstrap_section(res) + _h1_section(res) + _alpha_section(res)
     lines += ["## Files", "", "`results.json` (all numbers), `per_query.jsonl` (per pipeline and query: metrics, "

@@ -17,7 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from chsr.docs import Doc
-from chsr.models import force_offline
+from chsr.models import force_offline, model_fingerprint
 from services.dense.passages import PassageSplitter
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,7 @@ class Encoder:
         force_offline()
         from sentence_transformers import SentenceTransformer  # heavy import, done once
 
-        self.model_id = f"{model_path.name}:{_dir_fingerprint(model_path)}"
+        self.model_id = f"{model_path.name}:{model_fingerprint(model_path)}"
         self._model = SentenceTransformer(str(model_path), device="cpu")
         dim_fn = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         self.dim = int(dim_fn())
@@ -100,12 +100,3 @@ class Encoder:
         vecs, computed = self.encode_documents([p for passages in split for p in passages])
         bounds = np.cumsum([0] + [len(passages) for passages in split])
         return [vecs[bounds[i]:bounds[i + 1]] for i in range(len(split))], computed
-
-
-def _dir_fingerprint(path: Path) -> str:
-    """Identify the weights by size+name of their files (cheap, stable across copies)."""
-    h = hashlib.sha256()
-    for f in sorted(path.rglob("*")):
-        if f.is_file() and f.suffix in {".safetensors", ".bin", ".json", ".txt"}:
-            h.update(f"{f.relative_to(path)}:{f.stat().st_size}".encode())
-    return h.hexdigest()[:12]

@@ -7,13 +7,12 @@ far over issue 4's 400 ms p95 budget. This exports the same local model (a direc
 weights (as the query encoder in :mod:`services.dense.onnx_encoder`). Pairs are tokenised with
 the model's own ``tokenizer.json`` and truncated ``longest_first`` to ``max_length``, as
 sentence-transformers does. Files are cached under ``<cache dir>/onnx-ce/<fingerprint>/``, the
-fingerprint covering the model directory's path and its weight files' sizes and mtimes, so a
-retrained model is re-exported.
+fingerprint covering the weight files' names, sizes and mtimes, so a model retrained in place is
+re-exported.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 import time
@@ -22,23 +21,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from chsr.models import force_offline
+from chsr.models import force_offline, model_fingerprint
 from chsr.onnx_int8 import export_quantized, feeds, session
 from services.rerank.cross_encoder import CE_BATCH_SIZE, CE_MAX_LENGTH, CrossEncoderUnavailable, check_model_dir
 
 log = logging.getLogger(__name__)
-WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "config.json")
-
-
-def model_fingerprint(model_dir: Path) -> str:
-    """Stable id of a model directory's current weights (path + size + mtime of the weight files)."""
-    h = hashlib.sha256(str(model_dir.resolve()).encode())
-    for name in WEIGHT_FILES:
-        f = model_dir / name
-        if f.exists():
-            st = f.stat()
-            h.update(f"{name}:{st.st_size}:{st.st_mtime_ns}".encode())
-    return h.hexdigest()[:16]
 
 
 def export_ce_int8(model_dir: Path, out_dir: Path) -> Path:
@@ -89,7 +76,8 @@ class OnnxCrossEncoderScorer:
         from tokenizers import Tokenizer
 
         started = time.perf_counter()
-        path = export_ce_int8(model_dir, self.cache_dir / "onnx-ce" / model_fingerprint(model_dir))
+        export_dir = self.cache_dir / "onnx-ce" / model_fingerprint(model_dir, with_mtimes=True)
+        path = export_ce_int8(model_dir, export_dir)
         self._session = session(path, self.threads)
         tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         tokenizer.enable_truncation(self.max_length, strategy="longest_first")

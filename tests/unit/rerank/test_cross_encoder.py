@@ -66,11 +66,11 @@ def test_unknown_runtime_names_the_setting(tmp_path):
 
 
 def test_model_fingerprint_changes_when_weights_change(tmp_path):
-    from services.rerank.onnx_cross_encoder import model_fingerprint
+    from chsr.models import model_fingerprint
 
     (tmp_path / "config.json").write_text("{}")
     (tmp_path / "model.safetensors").write_bytes(b"a")
-    before = model_fingerprint(tmp_path)
-    assert model_fingerprint(tmp_path) == before
+    before = model_fingerprint(tmp_path, with_mtimes=True)
+    assert model_fingerprint(tmp_path, with_mtimes=True) == before
     (tmp_path / "model.safetensors").write_bytes(b"ab")
-    assert model_fingerprint(tmp_path) != before
+    assert model_fingerprint(tmp_path, with_mtimes=True) != before
