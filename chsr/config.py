@@ -70,7 +70,8 @@ class Settings(BaseSettings):
     cross_encoder_max_length: int = 256   # tokens per (query, document) pair at inference
 
     default_pipeline: str = "rrf"
-    default_deadline_ms: int = 5000
+    default_deadline_ms: int = 5000   # budget of a call that carries no deadline (chsr/deadline.py)
+    max_deadline_ms: int = 60_000     # cap on any client deadline a server splits or forwards
     max_k: int = 100
     max_query_chars: int = 2000
     candidate_depth: int = 100

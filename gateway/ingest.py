@@ -14,6 +14,7 @@ from typing import Iterable
 
 import grpc
 
+from chsr.deadline import HasTimeRemaining, bounded_timeout
 from chsr.docs import Doc, DocumentError, validate_doc
 from chsr.v1 import common_pb2
 from gateway.stages import StageStubs
@@ -50,21 +51,22 @@ def validate_batch(documents: Iterable[common_pb2.Document]) -> list[common_pb2.
     return valid
 
 
-def _upsert(stub, req: common_pb2.UpsertRequest) -> common_pb2.UpsertResponse:  # type: ignore[no-untyped-def]
+def _upsert(stub, req: common_pb2.UpsertRequest,  # type: ignore[no-untyped-def]
+            context: HasTimeRemaining | None) -> common_pb2.UpsertResponse:
     """Upsert once; on UNAVAILABLE wait up to ``RECONNECT_WAIT_S`` for the backend and try again.
 
     A backend that just restarted is still reconnecting for ~1 s, so one bounded wait saves the
     ingest; a backend that stays down fails the batch within seconds instead of holding the stream
     for the whole upsert timeout (``wait_for_ready`` on every call did that). Upsert is idempotent
-    (content hashes), so the second attempt is safe."""
+    (content hashes), so the second attempt is safe. Neither call outlives the client's deadline."""
     try:
-        return stub.Upsert(req, timeout=UPSERT_TIMEOUT_S)
+        return stub.Upsert(req, timeout=bounded_timeout(context, UPSERT_TIMEOUT_S))
     except grpc.RpcError as exc:
         if exc.code() != grpc.StatusCode.UNAVAILABLE:
             raise
         first = exc
     try:
-        return stub.Upsert(req, timeout=RECONNECT_WAIT_S, wait_for_ready=True)
+        return stub.Upsert(req, timeout=bounded_timeout(context, RECONNECT_WAIT_S), wait_for_ready=True)
     except grpc.RpcError as exc:
         if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
             raise first from exc  # still down after the wait: report why it was unavailable
@@ -72,10 +74,10 @@ def _upsert(stub, req: common_pb2.UpsertRequest) -> common_pb2.UpsertResponse:  
 
 
 def upsert_batch(stubs: StageStubs, executor: ThreadPoolExecutor, docs: list[common_pb2.Document],
-                 totals: IngestTotals) -> None:
+                 totals: IngestTotals, context: HasTimeRemaining | None = None) -> None:
     """Write one validated batch to both backends in parallel; any leg failure aborts the stream."""
     req = common_pb2.UpsertRequest(documents=docs)
-    futures = {leg: executor.submit(_upsert, stubs.retriever(leg), req) for leg in LEGS}
+    futures = {leg: executor.submit(_upsert, stubs.retriever(leg), req, context) for leg in LEGS}
     results: dict[str, common_pb2.UpsertResponse] = {}
     failures: list[str] = []
     for leg, fut in futures.items():

@@ -57,11 +57,13 @@ class SearchService:
         self._rungs = RungRunner(stubs, self._executor)
 
     # ---- entry point -------------------------------------------------------
-    def search(self, request: gateway_pb2.SearchRequest, remaining_s: float | None) -> gateway_pb2.SearchResponse:
+    def search(self, request: gateway_pb2.SearchRequest, budget_s: float) -> gateway_pb2.SearchResponse:
+        """``budget_s`` is already bounded (``chsr.deadline.call_budget_s``): never the
+        unbounded remaining time of a call without a deadline."""
         validate_search(request, self._settings)  # raises ValueError naming the field
         pipeline = get_pipeline(request.pipeline or self._settings.default_pipeline)
         hints = Scope.from_proto(request.hints)
-        budget = Budget(remaining_s if remaining_s is not None else self._settings.default_deadline_ms / 1000)
+        budget = Budget(budget_s)
         started = time.perf_counter()
         key, degraded, locked = None, [], False
         if not request.no_cache:

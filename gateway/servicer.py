@@ -9,6 +9,7 @@ from typing import Iterator
 import grpc
 
 from chsr.config import Settings
+from chsr.deadline import bounded_timeout, call_budget_s
 from chsr.inprocess import InProcessAbort
 from chsr.metrics import REQUESTS
 from chsr.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
@@ -22,6 +23,8 @@ from gateway.stages import StageStubs
 from gateway.verify import verify_index
 
 log = logging.getLogger(__name__)
+DELETE_TIMEOUT_S = 60.0   # per backend; less when the client's deadline is nearer
+STATS_TIMEOUT_S = 10.0
 
 
 class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
@@ -40,11 +43,15 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
         if metadata.get("authorization") != f"Bearer {token}":
             context.abort(grpc.StatusCode.UNAUTHENTICATED, "authorization: a valid bearer token is required")
 
+    def _budget_s(self, context: grpc.ServicerContext) -> float:
+        return call_budget_s(context, self._settings.default_deadline_ms / 1000,
+                             self._settings.max_deadline_ms / 1000)
+
     def Search(self, request: gateway_pb2.SearchRequest, context: grpc.ServicerContext) -> gateway_pb2.SearchResponse:
         pipeline = request.pipeline or self._settings.default_pipeline
         pipeline_label = pipeline if pipeline in PIPELINES else "unknown"
         try:
-            response = self.search_service.search(request, context.time_remaining())
+            response = self.search_service.search(request, self._budget_s(context))
         except ValueError as exc:
             REQUESTS.labels(pipeline_label, "INVALID_ARGUMENT").inc()
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
@@ -83,7 +90,7 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
             for batch in request_iterator:
                 docs = validate_batch(batch.documents)
                 if docs:
-                    upsert_batch(self._stubs, self._executor, docs, totals)
+                    upsert_batch(self._stubs, self._executor, docs, totals, context)
                     stored += 1
                     yield stored
         except BatchInvalid as exc:
@@ -106,7 +113,8 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
         deleted = 0
         try:
             for leg in ("sparse", "dense"):
-                deleted = max(deleted, self._stubs.retriever(leg).Delete(request, timeout=60).deleted)
+                deleted = max(deleted, self._stubs.retriever(leg).Delete(
+                    request, timeout=bounded_timeout(context, DELETE_TIMEOUT_S)).deleted)
         except grpc.RpcError as exc:
             context.abort(grpc.StatusCode.UNAVAILABLE, f"delete failed: {exc.details()}")
         self._bump_generation()
@@ -117,7 +125,8 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
         resp = gateway_pb2.IndexStatsResponse(generation=self._generation())
         for leg in ("sparse", "dense"):
             try:
-                resp.backends.append(self._stubs.retriever(leg).Stats(common_pb2.StatsRequest(), timeout=10))
+                resp.backends.append(self._stubs.retriever(leg).Stats(
+                    common_pb2.StatsRequest(), timeout=bounded_timeout(context, STATS_TIMEOUT_S)))
             except grpc.RpcError as exc:
                 resp.backends.add(backend=leg, documents=-1, details={"error": exc.code().name})
         return resp
@@ -125,7 +134,7 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
     def VerifyIndex(self, request: gateway_pb2.VerifyIndexRequest,
                     context: grpc.ServicerContext) -> gateway_pb2.VerifyIndexResponse:
         try:
-            return verify_index(self._stubs, list(request.expected_ids))
+            return verify_index(self._stubs, list(request.expected_ids), context)
         except grpc.RpcError as exc:
             context.abort(grpc.StatusCode.UNAVAILABLE, f"verify failed: {exc.code().name} {exc.details()}")
 

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+from chsr.deadline import HasTimeRemaining, bounded_timeout
 from chsr.v1 import common_pb2, gateway_pb2
 from gateway.stages import StageStubs
 
 SAMPLE = 100
+LIST_IDS_TIMEOUT_S = 120.0
 
 
-def _ids(stub) -> set[str]:  # type: ignore[no-untyped-def]
+def _ids(stub, timeout_s: float) -> set[str]:  # type: ignore[no-untyped-def]
     ids: set[str] = set()
-    for page in stub.ListIds(common_pb2.ListIdsRequest(page_size=5000), timeout=120):
+    for page in stub.ListIds(common_pb2.ListIdsRequest(page_size=5000), timeout=timeout_s):
         ids.update(page.doc_ids)
     return ids
 
 
-def verify_index(stubs: StageStubs, expected: list[str]) -> gateway_pb2.VerifyIndexResponse:
-    sets = {leg: _ids(stubs.retriever(leg)) for leg in ("sparse", "dense")}
+def verify_index(stubs: StageStubs, expected: list[str],
+                 context: HasTimeRemaining | None = None) -> gateway_pb2.VerifyIndexResponse:
+    sets = {leg: _ids(stubs.retriever(leg), bounded_timeout(context, LIST_IDS_TIMEOUT_S)) for leg in ("sparse", "dense")}
     reference = set(expected) if expected else set().union(*sets.values())
     resp = gateway_pb2.VerifyIndexResponse(consistent=True)
     for leg, ids in sets.items():

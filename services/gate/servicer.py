@@ -23,7 +23,7 @@ DEFAULT_MAX_QUERY_CHARS = 2000
 
 class GateServicer(gate_pb2_grpc.GateServiceServicer):
     def __init__(self, vocab: Vocabulary | None = None, *, max_query_chars: int = DEFAULT_MAX_QUERY_CHARS) -> None:
-        self.vocab = vocab if vocab is not None else Vocabulary.from_env()
+        self.vocab = (vocab if vocab is not None else Vocabulary.from_env()).warm_up()
         self.max_query_chars = max_query_chars
         log.info("gate vocabulary loaded (corpus index: %s)", self.vocab.has_corpus)
 

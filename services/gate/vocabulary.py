@@ -98,6 +98,14 @@ class Vocabulary:
         return bool(self.corpus)
 
     # ---- compiled matchers (built once per process) ---------------------
+    def warm_up(self) -> "Vocabulary":
+        """Build every lazily compiled table now (~1 s of regex compilation): a server calls this
+        at start-up so its first request does not spend its whole gate budget compiling."""
+        for name, attr in type(self).__dict__.items():
+            if isinstance(attr, cached_property):
+                getattr(self, name)
+        return self
+
     @cached_property
     def subject_names(self) -> AliasTable:
         entries: list[tuple[str, Any]] = []

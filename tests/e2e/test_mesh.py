@@ -162,3 +162,28 @@ def test_cli_ingest_rejects_bad_line_naming_it(mesh, tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert "bad.jsonl:2" in proc.stderr and "'text'" in proc.stderr
+
+
+def test_plain_stub_without_a_deadline_gets_the_same_answer(mesh):
+    """grpcurl, Go and Java stubs send no deadline by default: the mesh must answer them exactly
+    as it answers a call with one (no stage timeout derived from gRPC's infinite remaining time)."""
+    channel = grpc.insecure_channel(mesh.gateway)
+    stub = gateway_pb2_grpc.GatewayServiceStub(channel)
+    try:
+        for pipeline in ("E", "C", "rrf", "sparse"):
+            req = gateway_pb2.SearchRequest(query=QUERY, k=3, pipeline=pipeline, no_cache=True)
+            plain = stub.Search(req)
+            long = stub.Search(req, timeout=600)
+            short = stub.Search(req, timeout=10)
+            assert plain.results and not plain.degraded, (pipeline, list(plain.degraded))
+            ids = [r.doc_id for r in plain.results]
+            assert ids == [r.doc_id for r in long.results] == [r.doc_id for r in short.results], pipeline
+        assert stub.IndexStats(gateway_pb2.IndexStatsRequest()).backends
+        assert stub.VerifyIndex(gateway_pb2.VerifyIndexRequest()).consistent
+        assert stub.ListPipelines(gateway_pb2.ListPipelinesRequest()).pipelines
+        doc = common_pb2.Document(id="e2e-no-deadline", text="A document ingested without a deadline.")
+        summary = stub.Ingest(iter([gateway_pb2.IngestBatch(documents=[doc])]))
+        assert summary.received == 1
+        assert stub.Delete(common_pb2.DeleteRequest(doc_ids=["e2e-no-deadline"])).deleted == 1
+    finally:
+        channel.close()
