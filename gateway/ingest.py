@@ -52,7 +52,7 @@ def validate_batch(documents: Iterable[common_pb2.Document]) -> list[common_pb2.
 
 
 def _upsert(stub, req: common_pb2.UpsertRequest,  # type: ignore[no-untyped-def]
-            context: HasTimeRemaining | None) -> common_pb2.UpsertResponse:
+            context: HasTimeRemaining | None = None) -> common_pb2.UpsertResponse:
     """Upsert once; on UNAVAILABLE wait up to ``RECONNECT_WAIT_S`` for the backend and try again.
 
     A backend that just restarted is still reconnecting for ~1 s, so one bounded wait saves the
