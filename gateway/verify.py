@@ -1,10 +1,10 @@
-"""`chsr index verify`: compare the id sets of every backend (issue 7)."""
+"""`chsr index verify`: compare the id sets of every backend."""
 
 from __future__ import annotations
 
 from chsr.deadline import HasTimeRemaining, bounded_timeout
-from chsr.v1 import common_pb2, gateway_pb2
-from gateway.stages import StageStubs
+from chsr.v1 import gateway_pb2, retriever_pb2
+from gateway.stubs import StageStubs
 
 SAMPLE = 100
 LIST_IDS_TIMEOUT_S = 120.0
@@ -12,14 +12,15 @@ LIST_IDS_TIMEOUT_S = 120.0
 
 def _ids(stub, timeout_s: float) -> set[str]:  # type: ignore[no-untyped-def]
     ids: set[str] = set()
-    for page in stub.ListIds(common_pb2.ListIdsRequest(page_size=5000), timeout=timeout_s):
+    for page in stub.ListIds(retriever_pb2.ListIdsRequest(page_size=5000), timeout=timeout_s):
         ids.update(page.doc_ids)
     return ids
 
 
 def verify_index(stubs: StageStubs, expected: list[str],
                  context: HasTimeRemaining | None = None) -> gateway_pb2.VerifyIndexResponse:
-    sets = {leg: _ids(stubs.retriever(leg), bounded_timeout(context, LIST_IDS_TIMEOUT_S)) for leg in ("sparse", "dense")}
+    timeout = bounded_timeout(context, LIST_IDS_TIMEOUT_S)
+    sets = {leg: _ids(stubs.retriever(leg), timeout) for leg in stubs.legs}
     reference = set(expected) if expected else set().union(*sets.values())
     resp = gateway_pb2.VerifyIndexResponse(consistent=True)
     for leg, ids in sets.items():

@@ -41,9 +41,9 @@ FIELD_RE = re.compile(
 SEEDS = {
     "Search": gateway_pb2.SearchRequest(query="Northfield physics paper 1 acceleration", k=5, pipeline="D",
                                         hints=common_pb2.Scope(subject=["physics"], year=[2019])),
-    "Ingest": gateway_pb2.IngestBatch(documents=[common_pb2.Document(
+    "Ingest": gateway_pb2.IngestRequest(documents=[common_pb2.Document(
         id="fuzz-seed", title="t", text="", metadata=common_pb2.Metadata(subject="physics", year=2019))]),
-    "Delete": common_pb2.DeleteRequest(doc_ids=["fuzz-none-1", "fuzz-none-2"]),
+    "Delete": gateway_pb2.DeleteRequest(doc_ids=["fuzz-none-1", "fuzz-none-2"]),
     "IndexStats": gateway_pb2.IndexStatsRequest(),
     "VerifyIndex": gateway_pb2.VerifyIndexRequest(expected_ids=["fuzz-none-1"]),
     "ListPipelines": gateway_pb2.ListPipelinesRequest(),

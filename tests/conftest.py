@@ -11,7 +11,7 @@ from typing import Iterator
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-DEMO_CORPUS = REPO_ROOT / "data" / "demo" / "corpus.jsonl"
+from tools.demo import DEMO_CORPUS  # noqa: E402  (re-exported for the tests)
 SHARED_DATA = Path(os.environ.get("CHSR_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
 SCIFACT_DIR = Path(os.environ.get("CHSR_SCIFACT_DIR", SHARED_DATA / "scifact"))
 CURRICULUM_DIR = Path(os.environ.get("CHSR_CURRICULUM_DIR", SHARED_DATA / "curriculum"))
@@ -51,13 +51,14 @@ class Mesh:
 
 
 def start_mesh(tmp: Path, backend: str = "embedded", extra_env: dict[str, str] | None = None) -> Mesh:
-    from chsr.cli.up_cmd import MeshLayout, Supervisor
+    """The six servers as ``chsr up`` runs them; the gate indexes the demo corpus's papers.
+    ``extra_env`` applies to these processes (and their restarts) only, never to the test process."""
+    from tools.cli.up_cmd import MeshLayout, Supervisor
 
     base = free_port_block(14)
     layout = MeshLayout("127.0.0.1", base, base + 8)
-    if extra_env:
-        os.environ.update(extra_env)
-    sup = Supervisor(layout, backend, str(tmp / "data"), tmp / "logs", restart=False)
+    env = {"CHSR_VOCABULARY_PATH": str(DEMO_CORPUS)} | (extra_env or {})
+    sup = Supervisor(layout, backend, str(tmp / "data"), tmp / "logs", restart=False, extra_env=env)
     sup.start_all(timeout_s=240)
     return Mesh(gateway=layout.addr("gateway"), layout=layout, supervisor=sup, data_dir=tmp / "data")
 
@@ -65,7 +66,8 @@ def start_mesh(tmp: Path, backend: str = "embedded", extra_env: dict[str, str] |
 @pytest.fixture(scope="session")
 def mesh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mesh]:
     """The six servers on the embedded default, with the demo corpus ingested."""
-    from chsr.client import GatewayClient, read_corpus
+    from chsr.client import GatewayClient
+    from tools.corpus import read_corpus
 
     m = start_mesh(tmp_path_factory.mktemp("mesh"))
     try:

@@ -10,15 +10,15 @@ DESCRIPTOR: _descriptor.FileDescriptor
 class RelaxationStep(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     RELAXATION_STEP_UNSPECIFIED: _ClassVar[RelaxationStep]
-    W0_EXACT: _ClassVar[RelaxationStep]
-    W1_DROP_TOPIC: _ClassVar[RelaxationStep]
-    W2_DROP_LEVEL: _ClassVar[RelaxationStep]
-    W3_UNFILTERED_LEXICAL: _ClassVar[RelaxationStep]
+    RELAXATION_STEP_W0_EXACT: _ClassVar[RelaxationStep]
+    RELAXATION_STEP_W1_DROP_TOPIC: _ClassVar[RelaxationStep]
+    RELAXATION_STEP_W2_DROP_LEVEL: _ClassVar[RelaxationStep]
+    RELAXATION_STEP_W3_UNFILTERED_LEXICAL: _ClassVar[RelaxationStep]
 RELAXATION_STEP_UNSPECIFIED: RelaxationStep
-W0_EXACT: RelaxationStep
-W1_DROP_TOPIC: RelaxationStep
-W2_DROP_LEVEL: RelaxationStep
-W3_UNFILTERED_LEXICAL: RelaxationStep
+RELAXATION_STEP_W0_EXACT: RelaxationStep
+RELAXATION_STEP_W1_DROP_TOPIC: RelaxationStep
+RELAXATION_STEP_W2_DROP_LEVEL: RelaxationStep
+RELAXATION_STEP_W3_UNFILTERED_LEXICAL: RelaxationStep
 
 class Metadata(_message.Message):
     __slots__ = ("subject", "level", "year", "session", "paper", "content_type", "question_number", "source", "exam_board", "language")
@@ -129,56 +129,6 @@ class StageTiming(_message.Message):
     ms: float
     def __init__(self, stage: _Optional[str] = ..., ms: _Optional[float] = ...) -> None: ...
 
-class RelaxationAttempt(_message.Message):
-    __slots__ = ("step", "filter", "admissible", "on_topic", "accepted", "reason")
-    STEP_FIELD_NUMBER: _ClassVar[int]
-    FILTER_FIELD_NUMBER: _ClassVar[int]
-    ADMISSIBLE_FIELD_NUMBER: _ClassVar[int]
-    ON_TOPIC_FIELD_NUMBER: _ClassVar[int]
-    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
-    REASON_FIELD_NUMBER: _ClassVar[int]
-    step: RelaxationStep
-    filter: Scope
-    admissible: int
-    on_topic: int
-    accepted: bool
-    reason: str
-    def __init__(self, step: _Optional[_Union[RelaxationStep, str]] = ..., filter: _Optional[_Union[Scope, _Mapping]] = ..., admissible: _Optional[int] = ..., on_topic: _Optional[int] = ..., accepted: _Optional[bool] = ..., reason: _Optional[str] = ...) -> None: ...
-
-class RetrieveRequest(_message.Message):
-    __slots__ = ("query", "filter", "k", "include_documents", "post_filter", "exact")
-    QUERY_FIELD_NUMBER: _ClassVar[int]
-    FILTER_FIELD_NUMBER: _ClassVar[int]
-    K_FIELD_NUMBER: _ClassVar[int]
-    INCLUDE_DOCUMENTS_FIELD_NUMBER: _ClassVar[int]
-    POST_FILTER_FIELD_NUMBER: _ClassVar[int]
-    EXACT_FIELD_NUMBER: _ClassVar[int]
-    query: str
-    filter: Scope
-    k: int
-    include_documents: bool
-    post_filter: bool
-    exact: bool
-    def __init__(self, query: _Optional[str] = ..., filter: _Optional[_Union[Scope, _Mapping]] = ..., k: _Optional[int] = ..., include_documents: _Optional[bool] = ..., post_filter: _Optional[bool] = ..., exact: _Optional[bool] = ...) -> None: ...
-
-class RetrieveResponse(_message.Message):
-    __slots__ = ("candidates", "backend", "generation", "took_ms")
-    CANDIDATES_FIELD_NUMBER: _ClassVar[int]
-    BACKEND_FIELD_NUMBER: _ClassVar[int]
-    GENERATION_FIELD_NUMBER: _ClassVar[int]
-    TOOK_MS_FIELD_NUMBER: _ClassVar[int]
-    candidates: _containers.RepeatedCompositeFieldContainer[Candidate]
-    backend: str
-    generation: int
-    took_ms: float
-    def __init__(self, candidates: _Optional[_Iterable[_Union[Candidate, _Mapping]]] = ..., backend: _Optional[str] = ..., generation: _Optional[int] = ..., took_ms: _Optional[float] = ...) -> None: ...
-
-class UpsertRequest(_message.Message):
-    __slots__ = ("documents",)
-    DOCUMENTS_FIELD_NUMBER: _ClassVar[int]
-    documents: _containers.RepeatedCompositeFieldContainer[Document]
-    def __init__(self, documents: _Optional[_Iterable[_Union[Document, _Mapping]]] = ...) -> None: ...
-
 class ItemError(_message.Message):
     __slots__ = ("doc_id", "field", "message")
     DOC_ID_FIELD_NUMBER: _ClassVar[int]
@@ -188,76 +138,3 @@ class ItemError(_message.Message):
     field: str
     message: str
     def __init__(self, doc_id: _Optional[str] = ..., field: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
-
-class UpsertResponse(_message.Message):
-    __slots__ = ("indexed", "unchanged", "errors", "generation")
-    INDEXED_FIELD_NUMBER: _ClassVar[int]
-    UNCHANGED_FIELD_NUMBER: _ClassVar[int]
-    ERRORS_FIELD_NUMBER: _ClassVar[int]
-    GENERATION_FIELD_NUMBER: _ClassVar[int]
-    indexed: int
-    unchanged: int
-    errors: _containers.RepeatedCompositeFieldContainer[ItemError]
-    generation: int
-    def __init__(self, indexed: _Optional[int] = ..., unchanged: _Optional[int] = ..., errors: _Optional[_Iterable[_Union[ItemError, _Mapping]]] = ..., generation: _Optional[int] = ...) -> None: ...
-
-class DeleteRequest(_message.Message):
-    __slots__ = ("doc_ids",)
-    DOC_IDS_FIELD_NUMBER: _ClassVar[int]
-    doc_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, doc_ids: _Optional[_Iterable[str]] = ...) -> None: ...
-
-class DeleteResponse(_message.Message):
-    __slots__ = ("deleted", "generation")
-    DELETED_FIELD_NUMBER: _ClassVar[int]
-    GENERATION_FIELD_NUMBER: _ClassVar[int]
-    deleted: int
-    generation: int
-    def __init__(self, deleted: _Optional[int] = ..., generation: _Optional[int] = ...) -> None: ...
-
-class StatsRequest(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
-
-class StatsResponse(_message.Message):
-    __slots__ = ("backend", "documents", "generation", "details")
-    class DetailsEntry(_message.Message):
-        __slots__ = ("key", "value")
-        KEY_FIELD_NUMBER: _ClassVar[int]
-        VALUE_FIELD_NUMBER: _ClassVar[int]
-        key: str
-        value: str
-        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
-    BACKEND_FIELD_NUMBER: _ClassVar[int]
-    DOCUMENTS_FIELD_NUMBER: _ClassVar[int]
-    GENERATION_FIELD_NUMBER: _ClassVar[int]
-    DETAILS_FIELD_NUMBER: _ClassVar[int]
-    backend: str
-    documents: int
-    generation: int
-    details: _containers.ScalarMap[str, str]
-    def __init__(self, backend: _Optional[str] = ..., documents: _Optional[int] = ..., generation: _Optional[int] = ..., details: _Optional[_Mapping[str, str]] = ...) -> None: ...
-
-class ListIdsRequest(_message.Message):
-    __slots__ = ("page_size",)
-    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
-    page_size: int
-    def __init__(self, page_size: _Optional[int] = ...) -> None: ...
-
-class IdPage(_message.Message):
-    __slots__ = ("doc_ids",)
-    DOC_IDS_FIELD_NUMBER: _ClassVar[int]
-    doc_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, doc_ids: _Optional[_Iterable[str]] = ...) -> None: ...
-
-class GetDocumentsRequest(_message.Message):
-    __slots__ = ("doc_ids",)
-    DOC_IDS_FIELD_NUMBER: _ClassVar[int]
-    doc_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, doc_ids: _Optional[_Iterable[str]] = ...) -> None: ...
-
-class GetDocumentsResponse(_message.Message):
-    __slots__ = ("documents",)
-    DOCUMENTS_FIELD_NUMBER: _ClassVar[int]
-    documents: _containers.RepeatedCompositeFieldContainer[Document]
-    def __init__(self, documents: _Optional[_Iterable[_Union[Document, _Mapping]]] = ...) -> None: ...

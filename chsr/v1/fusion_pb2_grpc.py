@@ -47,7 +47,9 @@ class FusionServiceServicer:
     """
 
     def Fuse(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Fuse ranked lists into one. INVALID_ARGUMENT for an unknown mode or a bad
+        parameter (the message names the parameter and its valid range).
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')

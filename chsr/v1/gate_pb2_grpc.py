@@ -26,7 +26,7 @@ if _version_not_supported:
 
 
 class GateServiceStub:
-    """Scope extraction, admissibility filter and relaxation ladder.
+    """Scope inference, admissibility filter and relaxation ladder (CHSR-RRF stages 1 and 5).
     """
 
     def __init__(self, channel):
@@ -43,11 +43,14 @@ class GateServiceStub:
 
 
 class GateServiceServicer:
-    """Scope extraction, admissibility filter and relaxation ladder.
+    """Scope inference, admissibility filter and relaxation ladder (CHSR-RRF stages 1 and 5).
     """
 
     def Gate(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """The scope a query asks for, with per-field confidence, and the ladder of
+        filters to try. INVALID_ARGUMENT names the field (empty or too long query,
+        a hint outside the corpus's vocabulary).
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -69,7 +72,7 @@ def add_GateServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class GateService:
-    """Scope extraction, admissibility filter and relaxation ladder.
+    """Scope inference, admissibility filter and relaxation ladder (CHSR-RRF stages 1 and 5).
     """
 
     @staticmethod

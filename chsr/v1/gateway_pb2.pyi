@@ -8,22 +8,20 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class SearchRequest(_message.Message):
-    __slots__ = ("query", "k", "hints", "pipeline", "strict_scope", "no_cache", "explain")
+    __slots__ = ("query", "k", "hints", "pipeline", "strict_scope", "no_cache")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     K_FIELD_NUMBER: _ClassVar[int]
     HINTS_FIELD_NUMBER: _ClassVar[int]
     PIPELINE_FIELD_NUMBER: _ClassVar[int]
     STRICT_SCOPE_FIELD_NUMBER: _ClassVar[int]
     NO_CACHE_FIELD_NUMBER: _ClassVar[int]
-    EXPLAIN_FIELD_NUMBER: _ClassVar[int]
     query: str
     k: int
     hints: _common_pb2.Scope
     pipeline: str
     strict_scope: bool
     no_cache: bool
-    explain: bool
-    def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., hints: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., pipeline: _Optional[str] = ..., strict_scope: _Optional[bool] = ..., no_cache: _Optional[bool] = ..., explain: _Optional[bool] = ...) -> None: ...
+    def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., hints: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., pipeline: _Optional[str] = ..., strict_scope: _Optional[bool] = ..., no_cache: _Optional[bool] = ...) -> None: ...
 
 class SearchResult(_message.Message):
     __slots__ = ("doc_id", "title", "text", "score", "metadata", "relaxation", "violations", "rank")
@@ -45,9 +43,32 @@ class SearchResult(_message.Message):
     rank: int
     def __init__(self, doc_id: _Optional[str] = ..., title: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., metadata: _Optional[_Union[_common_pb2.Metadata, _Mapping]] = ..., relaxation: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., violations: _Optional[_Iterable[str]] = ..., rank: _Optional[int] = ...) -> None: ...
 
+class LadderStepOutcome(_message.Message):
+    __slots__ = ("step", "filter", "admissible", "on_topic", "accepted", "reason")
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    FILTER_FIELD_NUMBER: _ClassVar[int]
+    ADMISSIBLE_FIELD_NUMBER: _ClassVar[int]
+    ON_TOPIC_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    step: _common_pb2.RelaxationStep
+    filter: _common_pb2.Scope
+    admissible: int
+    on_topic: int
+    accepted: bool
+    reason: str
+    def __init__(self, step: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., filter: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., admissible: _Optional[int] = ..., on_topic: _Optional[int] = ..., accepted: _Optional[bool] = ..., reason: _Optional[str] = ...) -> None: ...
+
 class SearchResponse(_message.Message):
-    __slots__ = ("results", "scope", "confidence", "relaxation_trace", "timings", "cache_hit", "degraded", "pipeline", "fusion_telemetry", "index_generation", "final_step", "expanded_query")
+    __slots__ = ("results", "scope", "confidence", "relaxation_trace", "timings", "cache_hit", "degraded", "pipeline", "fusion_telemetry", "index_generation", "final_step", "expanded_query", "rerank_telemetry")
     class FusionTelemetryEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: float
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+    class RerankTelemetryEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
         VALUE_FIELD_NUMBER: _ClassVar[int]
@@ -66,10 +87,11 @@ class SearchResponse(_message.Message):
     INDEX_GENERATION_FIELD_NUMBER: _ClassVar[int]
     FINAL_STEP_FIELD_NUMBER: _ClassVar[int]
     EXPANDED_QUERY_FIELD_NUMBER: _ClassVar[int]
+    RERANK_TELEMETRY_FIELD_NUMBER: _ClassVar[int]
     results: _containers.RepeatedCompositeFieldContainer[SearchResult]
     scope: _common_pb2.Scope
     confidence: _containers.RepeatedCompositeFieldContainer[_common_pb2.FieldConfidence]
-    relaxation_trace: _containers.RepeatedCompositeFieldContainer[_common_pb2.RelaxationAttempt]
+    relaxation_trace: _containers.RepeatedCompositeFieldContainer[LadderStepOutcome]
     timings: _containers.RepeatedCompositeFieldContainer[_common_pb2.StageTiming]
     cache_hit: bool
     degraded: _containers.RepeatedScalarFieldContainer[str]
@@ -78,9 +100,10 @@ class SearchResponse(_message.Message):
     index_generation: int
     final_step: _common_pb2.RelaxationStep
     expanded_query: str
-    def __init__(self, results: _Optional[_Iterable[_Union[SearchResult, _Mapping]]] = ..., scope: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., confidence: _Optional[_Iterable[_Union[_common_pb2.FieldConfidence, _Mapping]]] = ..., relaxation_trace: _Optional[_Iterable[_Union[_common_pb2.RelaxationAttempt, _Mapping]]] = ..., timings: _Optional[_Iterable[_Union[_common_pb2.StageTiming, _Mapping]]] = ..., cache_hit: _Optional[bool] = ..., degraded: _Optional[_Iterable[str]] = ..., pipeline: _Optional[str] = ..., fusion_telemetry: _Optional[_Mapping[str, float]] = ..., index_generation: _Optional[int] = ..., final_step: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., expanded_query: _Optional[str] = ...) -> None: ...
+    rerank_telemetry: _containers.ScalarMap[str, float]
+    def __init__(self, results: _Optional[_Iterable[_Union[SearchResult, _Mapping]]] = ..., scope: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., confidence: _Optional[_Iterable[_Union[_common_pb2.FieldConfidence, _Mapping]]] = ..., relaxation_trace: _Optional[_Iterable[_Union[LadderStepOutcome, _Mapping]]] = ..., timings: _Optional[_Iterable[_Union[_common_pb2.StageTiming, _Mapping]]] = ..., cache_hit: _Optional[bool] = ..., degraded: _Optional[_Iterable[str]] = ..., pipeline: _Optional[str] = ..., fusion_telemetry: _Optional[_Mapping[str, float]] = ..., index_generation: _Optional[int] = ..., final_step: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., expanded_query: _Optional[str] = ..., rerank_telemetry: _Optional[_Mapping[str, float]] = ...) -> None: ...
 
-class IngestBatch(_message.Message):
+class IngestRequest(_message.Message):
     __slots__ = ("documents",)
     DOCUMENTS_FIELD_NUMBER: _ClassVar[int]
     documents: _containers.RepeatedCompositeFieldContainer[_common_pb2.Document]
@@ -109,7 +132,19 @@ class IngestSummary(_message.Message):
     per_backend_indexed: _containers.ScalarMap[str, int]
     def __init__(self, received: _Optional[int] = ..., indexed: _Optional[int] = ..., unchanged: _Optional[int] = ..., errors: _Optional[_Iterable[_Union[_common_pb2.ItemError, _Mapping]]] = ..., generation: _Optional[int] = ..., per_backend_indexed: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
-class IngestProgress(_message.Message):
+class IngestResponse(_message.Message):
+    __slots__ = ("summary",)
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    summary: IngestSummary
+    def __init__(self, summary: _Optional[_Union[IngestSummary, _Mapping]] = ...) -> None: ...
+
+class IngestWithProgressRequest(_message.Message):
+    __slots__ = ("documents",)
+    DOCUMENTS_FIELD_NUMBER: _ClassVar[int]
+    documents: _containers.RepeatedCompositeFieldContainer[_common_pb2.Document]
+    def __init__(self, documents: _Optional[_Iterable[_Union[_common_pb2.Document, _Mapping]]] = ...) -> None: ...
+
+class IngestWithProgressResponse(_message.Message):
     __slots__ = ("batches", "received", "indexed", "unchanged", "summary")
     BATCHES_FIELD_NUMBER: _ClassVar[int]
     RECEIVED_FIELD_NUMBER: _ClassVar[int]
@@ -123,17 +158,50 @@ class IngestProgress(_message.Message):
     summary: IngestSummary
     def __init__(self, batches: _Optional[int] = ..., received: _Optional[int] = ..., indexed: _Optional[int] = ..., unchanged: _Optional[int] = ..., summary: _Optional[_Union[IngestSummary, _Mapping]] = ...) -> None: ...
 
+class DeleteRequest(_message.Message):
+    __slots__ = ("doc_ids",)
+    DOC_IDS_FIELD_NUMBER: _ClassVar[int]
+    doc_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, doc_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class DeleteResponse(_message.Message):
+    __slots__ = ("deleted", "generation")
+    DELETED_FIELD_NUMBER: _ClassVar[int]
+    GENERATION_FIELD_NUMBER: _ClassVar[int]
+    deleted: int
+    generation: int
+    def __init__(self, deleted: _Optional[int] = ..., generation: _Optional[int] = ...) -> None: ...
+
 class IndexStatsRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class BackendStats(_message.Message):
+    __slots__ = ("backend", "documents", "generation", "details")
+    class DetailsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    BACKEND_FIELD_NUMBER: _ClassVar[int]
+    DOCUMENTS_FIELD_NUMBER: _ClassVar[int]
+    GENERATION_FIELD_NUMBER: _ClassVar[int]
+    DETAILS_FIELD_NUMBER: _ClassVar[int]
+    backend: str
+    documents: int
+    generation: int
+    details: _containers.ScalarMap[str, str]
+    def __init__(self, backend: _Optional[str] = ..., documents: _Optional[int] = ..., generation: _Optional[int] = ..., details: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class IndexStatsResponse(_message.Message):
     __slots__ = ("backends", "generation")
     BACKENDS_FIELD_NUMBER: _ClassVar[int]
     GENERATION_FIELD_NUMBER: _ClassVar[int]
-    backends: _containers.RepeatedCompositeFieldContainer[_common_pb2.StatsResponse]
+    backends: _containers.RepeatedCompositeFieldContainer[BackendStats]
     generation: int
-    def __init__(self, backends: _Optional[_Iterable[_Union[_common_pb2.StatsResponse, _Mapping]]] = ..., generation: _Optional[int] = ...) -> None: ...
+    def __init__(self, backends: _Optional[_Iterable[_Union[BackendStats, _Mapping]]] = ..., generation: _Optional[int] = ...) -> None: ...
 
 class VerifyIndexRequest(_message.Message):
     __slots__ = ("expected_ids",)

@@ -3,7 +3,6 @@
 import grpc
 import warnings
 
-from chsr.v1 import common_pb2 as chsr_dot_v1_dot_common__pb2
 from chsr.v1 import gateway_pb2 as chsr_dot_v1_dot_gateway__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
@@ -27,7 +26,15 @@ if _version_not_supported:
 
 
 class GatewayServiceStub:
-    """The public API of the mesh.
+    """The public API of the mesh: curriculum-gated hybrid search and ingestion.
+
+    Every RPC works without a client deadline: the server then spends at most
+    CHSR_DEFAULT_DEADLINE_MS (5 s), and never more than CHSR_MAX_DEADLINE_MS (60 s)
+    whatever the deadline. Errors: INVALID_ARGUMENT names the field or limit;
+    UNAUTHENTICATED for a write without the bearer token when one is configured;
+    UNAVAILABLE when a backend the answer needs is down (a missing retrieval leg only
+    degrades the answer, see SearchResponse.degraded); DEADLINE_EXCEEDED when the
+    budget ran out; RESOURCE_EXHAUSTED for a message over CHSR_MAX_MESSAGE_BYTES.
     """
 
     def __init__(self, channel):
@@ -43,18 +50,18 @@ class GatewayServiceStub:
                 _registered_method=True)
         self.Ingest = channel.stream_unary(
                 '/chsr.v1.GatewayService/Ingest',
-                request_serializer=chsr_dot_v1_dot_gateway__pb2.IngestBatch.SerializeToString,
-                response_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestSummary.FromString,
+                request_serializer=chsr_dot_v1_dot_gateway__pb2.IngestRequest.SerializeToString,
+                response_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestResponse.FromString,
                 _registered_method=True)
         self.IngestWithProgress = channel.stream_stream(
                 '/chsr.v1.GatewayService/IngestWithProgress',
-                request_serializer=chsr_dot_v1_dot_gateway__pb2.IngestBatch.SerializeToString,
-                response_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestProgress.FromString,
+                request_serializer=chsr_dot_v1_dot_gateway__pb2.IngestWithProgressRequest.SerializeToString,
+                response_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestWithProgressResponse.FromString,
                 _registered_method=True)
         self.Delete = channel.unary_unary(
                 '/chsr.v1.GatewayService/Delete',
-                request_serializer=chsr_dot_v1_dot_common__pb2.DeleteRequest.SerializeToString,
-                response_deserializer=chsr_dot_v1_dot_common__pb2.DeleteResponse.FromString,
+                request_serializer=chsr_dot_v1_dot_gateway__pb2.DeleteRequest.SerializeToString,
+                response_deserializer=chsr_dot_v1_dot_gateway__pb2.DeleteResponse.FromString,
                 _registered_method=True)
         self.IndexStats = channel.unary_unary(
                 '/chsr.v1.GatewayService/IndexStats',
@@ -74,49 +81,65 @@ class GatewayServiceStub:
 
 
 class GatewayServiceServicer:
-    """The public API of the mesh.
+    """The public API of the mesh: curriculum-gated hybrid search and ingestion.
+
+    Every RPC works without a client deadline: the server then spends at most
+    CHSR_DEFAULT_DEADLINE_MS (5 s), and never more than CHSR_MAX_DEADLINE_MS (60 s)
+    whatever the deadline. Errors: INVALID_ARGUMENT names the field or limit;
+    UNAUTHENTICATED for a write without the bearer token when one is configured;
+    UNAVAILABLE when a backend the answer needs is down (a missing retrieval leg only
+    degrades the answer, see SearchResponse.degraded); DEADLINE_EXCEEDED when the
+    budget ran out; RESOURCE_EXHAUSTED for a message over CHSR_MAX_MESSAGE_BYTES.
     """
 
     def Search(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Search inside the curriculum scope the query asks for. Idempotent; safe to retry.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def Ingest(self, request_iterator, context):
-        """Missing associated documentation comment in .proto file."""
+        """Stream documents in batches; one summary at the end. Needs the bearer token
+        when CHSR_INGEST_TOKEN is set. A batch with any invalid document is rejected
+        whole (INVALID_ARGUMENT naming it); earlier batches stay stored. Idempotent by id.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def IngestWithProgress(self, request_iterator, context):
-        """Ingest that acknowledges: one IngestProgress after each batch is stored in every backend, then
-        a last one carrying the summary. Same validation, token and idempotency as Ingest.
+        """Ingest that acknowledges: one response after each batch is stored in every
+        backend, then a last one carrying the summary. Same rules as Ingest.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def Delete(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Delete documents by id from every backend. Needs the bearer token when configured.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def IndexStats(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Document counts per backend. A backend that cannot be asked reports documents = -1.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def VerifyIndex(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Compare the id sets of every backend (and optionally an expected set).
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ListPipelines(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """The named pipelines a SearchRequest may select.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -131,18 +154,18 @@ def add_GatewayServiceServicer_to_server(servicer, server):
             ),
             'Ingest': grpc.stream_unary_rpc_method_handler(
                     servicer.Ingest,
-                    request_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestBatch.FromString,
-                    response_serializer=chsr_dot_v1_dot_gateway__pb2.IngestSummary.SerializeToString,
+                    request_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestRequest.FromString,
+                    response_serializer=chsr_dot_v1_dot_gateway__pb2.IngestResponse.SerializeToString,
             ),
             'IngestWithProgress': grpc.stream_stream_rpc_method_handler(
                     servicer.IngestWithProgress,
-                    request_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestBatch.FromString,
-                    response_serializer=chsr_dot_v1_dot_gateway__pb2.IngestProgress.SerializeToString,
+                    request_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestWithProgressRequest.FromString,
+                    response_serializer=chsr_dot_v1_dot_gateway__pb2.IngestWithProgressResponse.SerializeToString,
             ),
             'Delete': grpc.unary_unary_rpc_method_handler(
                     servicer.Delete,
-                    request_deserializer=chsr_dot_v1_dot_common__pb2.DeleteRequest.FromString,
-                    response_serializer=chsr_dot_v1_dot_common__pb2.DeleteResponse.SerializeToString,
+                    request_deserializer=chsr_dot_v1_dot_gateway__pb2.DeleteRequest.FromString,
+                    response_serializer=chsr_dot_v1_dot_gateway__pb2.DeleteResponse.SerializeToString,
             ),
             'IndexStats': grpc.unary_unary_rpc_method_handler(
                     servicer.IndexStats,
@@ -168,7 +191,15 @@ def add_GatewayServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class GatewayService:
-    """The public API of the mesh.
+    """The public API of the mesh: curriculum-gated hybrid search and ingestion.
+
+    Every RPC works without a client deadline: the server then spends at most
+    CHSR_DEFAULT_DEADLINE_MS (5 s), and never more than CHSR_MAX_DEADLINE_MS (60 s)
+    whatever the deadline. Errors: INVALID_ARGUMENT names the field or limit;
+    UNAUTHENTICATED for a write without the bearer token when one is configured;
+    UNAVAILABLE when a backend the answer needs is down (a missing retrieval leg only
+    degrades the answer, see SearchResponse.degraded); DEADLINE_EXCEEDED when the
+    budget ran out; RESOURCE_EXHAUSTED for a message over CHSR_MAX_MESSAGE_BYTES.
     """
 
     @staticmethod
@@ -213,8 +244,8 @@ class GatewayService:
             request_iterator,
             target,
             '/chsr.v1.GatewayService/Ingest',
-            chsr_dot_v1_dot_gateway__pb2.IngestBatch.SerializeToString,
-            chsr_dot_v1_dot_gateway__pb2.IngestSummary.FromString,
+            chsr_dot_v1_dot_gateway__pb2.IngestRequest.SerializeToString,
+            chsr_dot_v1_dot_gateway__pb2.IngestResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -240,8 +271,8 @@ class GatewayService:
             request_iterator,
             target,
             '/chsr.v1.GatewayService/IngestWithProgress',
-            chsr_dot_v1_dot_gateway__pb2.IngestBatch.SerializeToString,
-            chsr_dot_v1_dot_gateway__pb2.IngestProgress.FromString,
+            chsr_dot_v1_dot_gateway__pb2.IngestWithProgressRequest.SerializeToString,
+            chsr_dot_v1_dot_gateway__pb2.IngestWithProgressResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -267,8 +298,8 @@ class GatewayService:
             request,
             target,
             '/chsr.v1.GatewayService/Delete',
-            chsr_dot_v1_dot_common__pb2.DeleteRequest.SerializeToString,
-            chsr_dot_v1_dot_common__pb2.DeleteResponse.FromString,
+            chsr_dot_v1_dot_gateway__pb2.DeleteRequest.SerializeToString,
+            chsr_dot_v1_dot_gateway__pb2.DeleteResponse.FromString,
             options,
             channel_credentials,
             insecure,

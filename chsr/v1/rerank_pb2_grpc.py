@@ -26,7 +26,7 @@ if _version_not_supported:
 
 
 class RerankServiceStub:
-    """Deterministic curriculum reranking, dedup, MMR and cross-encoder.
+    """Deterministic curriculum reranking, deduplication, MMR and cross-encoder.
     """
 
     def __init__(self, channel):
@@ -43,11 +43,13 @@ class RerankServiceStub:
 
 
 class RerankServiceServicer:
-    """Deterministic curriculum reranking, dedup, MMR and cross-encoder.
+    """Deterministic curriculum reranking, deduplication, MMR and cross-encoder.
     """
 
     def Rerank(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Rerank fused candidates. INVALID_ARGUMENT for an unknown mode or parameter;
+        FAILED_PRECONDITION when the chain needs a cross-encoder that is not configured.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -69,7 +71,7 @@ def add_RerankServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class RerankService:
-    """Deterministic curriculum reranking, dedup, MMR and cross-encoder.
+    """Deterministic curriculum reranking, deduplication, MMR and cross-encoder.
     """
 
     @staticmethod

@@ -1,7 +1,7 @@
 """Result cache interface (cache-aside) and its key.
 
 Keys are namespaced and versioned by the index generation that ingest bumps,
-so a result computed before a re-ingest is never served after it (issue 3).
+so a result computed before a re-ingest is never served after it.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import hashlib
 from typing import Protocol
 
 from chsr.scope import Scope
+from gateway.pipelines import PipelineConfig
 
 NAMESPACE = "chsr:v1"
 
@@ -36,7 +37,9 @@ class ResultCache(Protocol):
     def unlock(self, key: str) -> None: ...
 
 
-def cache_key(query: str, hints: Scope, pipeline: str, k: int, strict: bool, generation: int) -> str:
+def cache_key(query: str, hints: Scope, pipeline: PipelineConfig, k: int, strict: bool, generation: int) -> str:
+    """Normalised query + hints + the pipeline's whole configuration + k + strictness, under the
+    index generation (a re-ingest changes every key)."""
     normalised = " ".join(query.lower().split())
-    raw = "\x1f".join([normalised, hints.cache_key(), pipeline, str(k), str(int(strict))])
+    raw = "\x1f".join([normalised, hints.cache_key(), repr(pipeline), str(k), str(int(strict))])
     return f"{NAMESPACE}:g{generation}:search:{hashlib.sha256(raw.encode('utf-8')).hexdigest()}"

@@ -47,7 +47,7 @@ class RedisCache:
     @classmethod
     def from_settings(cls, settings: Settings) -> "RedisCache":
         """Timeouts come from optional settings fields (``CHSR_REDIS_TIMEOUT_S``); default 0.2 s."""
-        timeout = float(getattr(settings, "redis_timeout_s", 0.2))
+        timeout = settings.redis_timeout_s
         return cls(settings.redis_url, connect_timeout_s=timeout, op_timeout_s=timeout)
 
     @contextmanager

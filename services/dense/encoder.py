@@ -16,8 +16,8 @@ from typing import Sequence
 
 import numpy as np
 
-from chsr.docs import Doc
-from chsr.models import force_offline, model_fingerprint
+from chsr.documents import Doc
+from services.inference.model_files import force_offline, model_fingerprint
 from services.dense.passages import PassageSplitter
 
 log = logging.getLogger(__name__)

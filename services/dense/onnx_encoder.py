@@ -20,8 +20,8 @@ from typing import Sequence
 
 import numpy as np
 
-from chsr.models import force_offline
-from chsr.onnx_int8 import export_quantized, feeds, session
+from services.inference.model_files import force_offline
+from services.inference.onnx_int8 import export_quantized, feeds, session
 
 log = logging.getLogger(__name__)
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length (sentence_bert_config.json)

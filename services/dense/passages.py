@@ -16,10 +16,10 @@ whole-document vector, usually already in the embedding cache.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any, Sequence
 
-from chsr.docs import Doc
+from chsr.config import PassageMode
+from chsr.documents import Doc
 
 WINDOW_TOKENS = 200     # body word-pieces per passage (issue 4 brief)
 OVERLAP_TOKENS = 50     # word-pieces shared by consecutive passages (issue 4 brief)
@@ -27,31 +27,20 @@ MAX_TITLE_TOKENS = 48   # a longer title is cut so the body keeps >= 150 pieces 
 SPECIAL_TOKENS = 2      # [CLS] ... [SEP]
 
 
-class PassageMode(Enum):
-    """``CHSR_DENSE_PASSAGES``: ``off`` = one vector per document; ``maxp`` = best passage."""
+def storage_key(mode: PassageMode) -> str:
+    """What the embedded backend stores with its vectors: the mode and the split parameters,
+    so vectors from a different splitting are never mixed silently."""
+    if mode is PassageMode.OFF:
+        return "off"
+    return f"maxp:window={WINDOW_TOKENS},overlap={OVERLAP_TOKENS}"
 
-    OFF = "off"
-    MAXP = "maxp"
 
-    def __str__(self) -> str:
-        return self.value
-
-    @staticmethod
-    def from_str(value: "str | PassageMode") -> "PassageMode":
-        if isinstance(value, PassageMode):
-            return value
-        modes = {m.value: m for m in PassageMode}
-        mode = modes.get(str(value).strip().lower())
-        if mode is None:
-            raise ValueError(f"unknown dense passage mode {value!r}; valid values: {', '.join(modes)}")
-        return mode
-
-    def storage_key(self) -> str:
-        """What the embedded backend stores with its vectors: the mode and the split parameters,
-        so vectors from a different splitting are never mixed silently."""
-        if self is PassageMode.OFF:
-            return "off"
-        return f"maxp:window={WINDOW_TOKENS},overlap={OVERLAP_TOKENS}"
+def parse_passage_mode(value: "str | PassageMode") -> PassageMode:
+    """``"MaxP"`` -> PassageMode.MAXP; a ValueError lists the valid values."""
+    try:
+        return PassageMode(str(value.value if isinstance(value, PassageMode) else value).strip().lower())
+    except ValueError:
+        raise ValueError(f"dense_passages: unknown {value!r}; valid: {', '.join(m.value for m in PassageMode)}") from None
 
 
 @dataclass(frozen=True)

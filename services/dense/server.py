@@ -1,4 +1,4 @@
-"""gRPC wiring for the dense (vector) service."""
+"""gRPC wiring for the dense (vector) server: a RetrieverService and the EncoderService."""
 
 from __future__ import annotations
 
@@ -10,25 +10,23 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import logging
 
-from chsr.config import Settings
-from chsr.models import resolve_model_path
-from chsr.service_main import run_service
-from chsr.v1 import dense_pb2, dense_pb2_grpc
+from chsr.config import Backend, ModelRuntime, Settings
+from chsr.server import run_service
 from services.dense.encoder import Encoder
-from services.dense.servicer import DenseServicer
+from services.dense.encoder_servicer import EncoderServicer, register_encoder
+from services.dense.leg import DenseLeg, EncodeQueries
+from services.inference.model_files import resolve_model_path
+from services.retrieval.servicer import RetrieverServicer, register_retriever
 
 log = logging.getLogger(__name__)
-SERVICE_NAME = dense_pb2.DESCRIPTOR.services_by_name["DenseService"].full_name
 
 
-def query_encoder(settings: Settings, encoder: Encoder):  # type: ignore[no-untyped-def]
+def query_encoder(settings: Settings, encoder: Encoder) -> EncodeQueries:
     """``CHSR_QUERY_ENCODER``: ``torch`` (default) or ``onnx-int8`` (ONNX Runtime, per-channel int8
     weights; documents stay torch fp32 so the index is unchanged). Falls back to torch when the
     ``onnx`` extra is not installed."""
-    if settings.query_encoder == "torch":
+    if settings.query_encoder is ModelRuntime.TORCH:
         return encoder.encode_queries
-    if settings.query_encoder != "onnx-int8":
-        raise ValueError(f"query_encoder: unknown '{settings.query_encoder}'; valid: torch, onnx-int8")
     from services.dense.onnx_encoder import OnnxEncoder, export_int8, onnx_available
 
     if not onnx_available():
@@ -39,29 +37,29 @@ def query_encoder(settings: Settings, encoder: Encoder):  # type: ignore[no-unty
     return OnnxEncoder(onnx_path, model_path).encode_queries
 
 
-def build_servicer(settings: Settings) -> DenseServicer:
+def build_leg(settings: Settings) -> DenseLeg:
     encoder = Encoder(resolve_model_path(settings.model_path), settings.cache_dir, settings.encode_batch_size)
     encode_queries = query_encoder(settings, encoder)
-    if settings.backend == "engines":
+    if settings.backend is Backend.ENGINES:
         from services.dense.backends.weaviate import WeaviateDenseBackend
-        return DenseServicer(WeaviateDenseBackend.from_settings(settings, encoder.dim), encoder,
-                             microbatch=settings.query_microbatch, query_cache_size=settings.query_vector_cache,
-                             encode_queries=encode_queries)
-    from services.dense.backends.embedded import EmbeddedDenseBackend
-    backend = EmbeddedDenseBackend(settings.data_dir, encoder.dim, index=settings.dense_index,
-                                   passages=settings.dense_passages)
-    return DenseServicer(backend, encoder, microbatch=settings.query_microbatch,
-                         query_cache_size=settings.query_vector_cache, encode_queries=encode_queries)
+        backend = WeaviateDenseBackend.from_settings(settings, encoder.dim)
+    else:
+        from services.dense.backends.embedded import EmbeddedDenseBackend
+        backend = EmbeddedDenseBackend(settings.data_dir, encoder.dim, index=settings.dense_index,
+                                       passages=settings.dense_passages)
+    return DenseLeg(backend, encoder, microbatch=settings.query_microbatch,
+                    query_cache_size=settings.query_vector_cache, encode_queries=encode_queries)
 
 
 def build(settings: Settings):  # type: ignore[no-untyped-def]
-    servicer = build_servicer(settings)
+    leg = build_leg(settings)
+    retriever = RetrieverServicer(leg)
+    encoder = EncoderServicer(leg.encoder, leg.encode_queries)
 
     def register(server) -> list[str]:  # type: ignore[no-untyped-def]
-        dense_pb2_grpc.add_DenseServiceServicer_to_server(servicer, server)
-        return [SERVICE_NAME]
+        return [register_retriever(server, retriever), register_encoder(server, encoder)]
 
-    return register, servicer.backend.close
+    return register, leg.backend.close
 
 
 def main() -> None:

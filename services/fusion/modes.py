@@ -13,6 +13,7 @@ from typing import Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
+from chsr.errors import InvalidArgument
 from chsr.named_enum import NamedEnum
 from services.fusion import adaptive
 from services.fusion.calibration import Calibrator
@@ -91,7 +92,7 @@ class _Run:
         """The sparse and dense lists (absent = empty); alpha modes fuse exactly these two."""
         extra = sorted(set(self.lists) - {SPARSE, DENSE})
         if extra:
-            raise ValueError(f"lists: mode '{mode}' fuses lists named '{SPARSE}' and '{DENSE}'; got {extra}")
+            raise InvalidArgument("lists", f"mode '{mode}' fuses lists named '{SPARSE}' and '{DENSE}'; got {extra}")
         for name in (SPARSE, DENSE):
             self.lists.setdefault(name, clean_list(name, []))
         return self.lists
@@ -106,7 +107,7 @@ def fuse(lists: Mapping[str, Sequence[tuple[str, float]]], mode: FusionMode | st
          weights: Mapping[str, float] | None = None) -> FusionOutput:
     """Fuse ranked ``(doc_id, score)`` lists keyed by retriever name; ``k`` <= 0 keeps all.
 
-    Raises ``ValueError`` (``ParamError`` for params) naming the offending field.
+    Raises :class:`chsr.errors.InvalidArgument` naming the offending field.
     """
     mode = mode if isinstance(mode, FusionMode) else FusionMode.from_str(mode)
     p = params if isinstance(params, FusionParams) else FusionParams.from_mapping(params)

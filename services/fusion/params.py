@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Mapping, TypeVar
 
+from chsr.errors import InvalidArgument
 from services.fusion.normalize import Normaliser
 
 T = TypeVar("T")
@@ -31,13 +32,6 @@ T = TypeVar("T")
 ENTROPY_NORMS = ("raw", "minmax", "zscore", "cdf")
 ADAPTIVE_SIGNALS = ("zscore_entropy", "score_gap")
 
-
-class ParamError(ValueError):
-    """A bad request parameter; ``field`` names it (``params.alpha``)."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(f"{field_name}: {message}")
-        self.field = field_name
 
 
 @dataclass(frozen=True)
@@ -60,13 +54,13 @@ class FusionParams:
         known = set(cls.__dataclass_fields__)
         unknown = sorted(set(params) - known)
         if unknown:
-            raise ParamError(f"params.{unknown[0]}", f"unknown parameter; valid: {', '.join(sorted(known))}")
+            raise InvalidArgument(f"params.{unknown[0]}", f"unknown parameter; valid: {', '.join(sorted(known))}")
         kw: dict[str, object] = {}
         for key, raw in params.items():
             kw[key] = _PARSERS[key](key, raw)
         out = cls(**kw)  # type: ignore[arg-type]
         if out.alpha_min > out.alpha_max:
-            raise ParamError("params.alpha_min", f"must be <= alpha_max ({out.alpha_max}), got {out.alpha_min}")
+            raise InvalidArgument("params.alpha_min", f"must be <= alpha_max ({out.alpha_max}), got {out.alpha_min}")
         return out
 
 
@@ -79,7 +73,7 @@ def _number(lo: float, hi: float, *, lo_open: bool = False) -> Callable[[str, st
         ok = math.isfinite(value) and (value > lo if lo_open else value >= lo) and value <= hi
         if not ok:
             bound = f"({lo}, {hi}]" if lo_open else f"[{lo}, {hi}]"
-            raise ParamError(f"params.{key}", f"expected a number in {bound}, got {raw!r}")
+            raise InvalidArgument(f"params.{key}", f"expected a number in {bound}, got {raw!r}")
         return value
     return parse
 
@@ -90,7 +84,7 @@ def _count(key: str, raw: str) -> int:
     except (TypeError, ValueError):
         value = -1
     if value < 0:
-        raise ParamError(f"params.{key}", f"expected an integer >= 0, got {raw!r}")
+        raise InvalidArgument(f"params.{key}", f"expected an integer >= 0, got {raw!r}")
     return value
 
 
@@ -98,7 +92,7 @@ def _choice(options: tuple[str, ...]) -> Callable[[str, str], str]:
     def parse(key: str, raw: str) -> str:
         value = str(raw).strip().lower()
         if value not in options:
-            raise ParamError(f"params.{key}", f"unknown value {raw!r}; valid: {', '.join(options)}")
+            raise InvalidArgument(f"params.{key}", f"unknown value {raw!r}; valid: {', '.join(options)}")
         return value
     return parse
 
@@ -108,7 +102,7 @@ def _normaliser(options: tuple[str, ...] | None = None) -> Callable[[str, str], 
         valid = options or tuple(n.value for n in Normaliser)
         value = str(raw).strip().lower()
         if value not in valid:
-            raise ParamError(f"params.{key}", f"unknown value {raw!r}; valid: {', '.join(valid)}")
+            raise InvalidArgument(f"params.{key}", f"unknown value {raw!r}; valid: {', '.join(valid)}")
         return Normaliser.from_str(value)
     return parse
 

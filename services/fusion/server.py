@@ -1,13 +1,11 @@
-"""gRPC wiring for the fusion service."""
+"""gRPC wiring for the fusion server."""
 
 from __future__ import annotations
 
 from chsr.config import Settings
-from chsr.service_main import run_service
+from chsr.server import run_service
 from chsr.v1 import fusion_pb2, fusion_pb2_grpc
 from services.fusion.servicer import FusionServicer
-
-SERVICE_NAME = fusion_pb2.DESCRIPTOR.services_by_name["FusionService"].full_name
 
 
 def build(settings: Settings):  # type: ignore[no-untyped-def]
@@ -15,7 +13,7 @@ def build(settings: Settings):  # type: ignore[no-untyped-def]
 
     def register(server) -> list[str]:  # type: ignore[no-untyped-def]
         fusion_pb2_grpc.add_FusionServiceServicer_to_server(servicer, server)
-        return [SERVICE_NAME]
+        return [fusion_pb2.DESCRIPTOR.services_by_name["FusionService"].full_name]
 
     return register, None
 

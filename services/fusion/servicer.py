@@ -18,6 +18,7 @@ from pathlib import Path
 
 import grpc
 
+from chsr.errors import InvalidArgument
 from chsr.v1 import common_pb2, fusion_pb2, fusion_pb2_grpc
 from services.fusion.calibration import Calibrator, load_calibrators
 from services.fusion.modes import FusionMode, fuse
@@ -61,16 +62,12 @@ class FusionServicer(fusion_pb2_grpc.FusionServiceServicer):
             return dict(self._calibrators)
 
     def Fuse(self, request: fusion_pb2.FuseRequest, context: grpc.ServicerContext) -> fusion_pb2.FuseResponse:
-        try:
-            mode = FusionMode.from_str(request.mode or FusionMode.RRF.value)
-            params = FusionParams.from_mapping(dict(request.params))
-            if request.k < 0:
-                raise ValueError(f"k: must be >= 0 (0 = all), got {request.k}")
-            lists, weights, carried = _read_lists(request)
-            out = fuse(lists, mode, request.k, params, self.calibrators, weights=weights)
-        except ValueError as exc:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-            raise  # unreachable with a real context; keeps type checkers honest
+        mode = FusionMode.from_str(request.mode or FusionMode.RRF.value)
+        params = FusionParams.from_mapping(dict(request.params))
+        if request.k < 0:
+            raise InvalidArgument("k", f"must be >= 0 (0 = all), got {request.k}")
+        lists, weights, carried = _read_lists(request)
+        out = fuse(lists, mode, request.k, params, self.calibrators, weights=weights)
         candidates = []
         for rank, item in enumerate(out.items, start=1):
             document, features = carried.get(item.doc_id, (None, {}))
@@ -91,16 +88,16 @@ def _read_lists(request: fusion_pb2.FuseRequest) -> tuple[
     carried: dict[str, tuple[common_pb2.Document | None, dict[str, float]]] = {}
     for i, ranked in enumerate(request.lists):
         if not ranked.name:
-            raise ValueError(f"lists[{i}].name: empty; name each list (sparse, dense, ...)")
+            raise InvalidArgument(f"lists[{i}].name", "empty; name each list (sparse, dense, ...)")
         if ranked.name in lists:
-            raise ValueError(f"lists[{i}].name: duplicate list '{ranked.name}'")
+            raise InvalidArgument(f"lists[{i}].name", f"duplicate list '{ranked.name}'")
         if not math.isfinite(ranked.weight) or ranked.weight < 0:
-            raise ValueError(f"lists[{i}].weight: expected a finite number >= 0, got {ranked.weight}")
+            raise InvalidArgument(f"lists[{i}].weight", f"expected a finite number >= 0, got {ranked.weight}")
         weights[ranked.name] = ranked.weight or 1.0
         pairs: list[tuple[str, float]] = []
         for cand in ranked.candidates:
             if not cand.doc_id:
-                raise ValueError(f"lists[{i}].candidates: a candidate has an empty doc_id")
+                raise InvalidArgument(f"lists[{i}].candidates", "a candidate has an empty doc_id")
             pairs.append((cand.doc_id, cand.score))
             document, features = carried.get(cand.doc_id, (None, {}))
             if document is None and cand.HasField("document"):

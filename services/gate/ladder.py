@@ -17,9 +17,10 @@ the corpus allows:
   college <-> high school) and general science to its disciplines; (b) one grade either side;
   (c) two grades; (d) level and content type dropped.
 * **W3 unfiltered lexical fallback** — empty filter, ``lexical_only=True``; the gateway flags
-  every result's violations (and never uses it when strict keys are present).
+  every result's violations. Never offered when strict keys are present (an explicit paper or
+  question must not be answered from an unfiltered pool).
 
-Each rung is cumulative on the previous one; a rung whose filter equals the previous rung's
+Each step is cumulative on the previous one; a step whose filter equals the previous step's
 is skipped. ``strict_scope=True`` returns W0 only.
 """
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Mapping
 
+from chsr.relaxation import W0, W1, W2, W3, step_label
 from chsr.scope import Scope
 from chsr.v1 import common_pb2
 
@@ -37,14 +39,12 @@ LEVEL_FIELDS: tuple[str, ...] = ("level",)
 CONTENT_KIN: dict[str, tuple[str, ...]] = {"mark_scheme": ("solution",), "solution": ("mark_scheme",)}
 SCIENCE_DISCIPLINES: tuple[str, ...] = ("physics", "chemistry", "biology")
 _GRADES = ["grade_k"] + [f"grade_{n}" for n in range(1, 13)]
-LABELS = {
-    common_pb2.W0_EXACT: "W0", common_pb2.W1_DROP_TOPIC: "W1",
-    common_pb2.W2_DROP_LEVEL: "W2", common_pb2.W3_UNFILTERED_LEXICAL: "W3",
-}
 
 
 @dataclass(frozen=True)
-class LadderRung:
+class LadderStep:
+    """One step of the ladder (``chsr.v1.LadderStep``)."""
+
     step: int  # a common_pb2.RelaxationStep value
     filter: Scope
     description: str
@@ -52,7 +52,7 @@ class LadderRung:
 
     @property
     def label(self) -> str:
-        return LABELS.get(self.step, "W?")
+        return step_label(self.step)
 
     def to_proto(self) -> common_pb2.LadderStep:
         return common_pb2.LadderStep(
@@ -64,8 +64,8 @@ def build_ladder(
     scope: Scope, strict_keys: Iterable[str], strict_scope: bool, *,
     soft_fields: Mapping[str, str] | Iterable[str] = (), subject_parents: Mapping[str, str] | None = None,
     notes: Iterable[str] = (),
-) -> list[LadderRung]:
-    """Ordered rungs W0..W3 for ``scope``.
+) -> list[LadderStep]:
+    """Ordered steps W0..W3 for ``scope``.
 
     ``soft_fields`` (field -> reason) are dropped at W1 unless they are strict
     keys; ``subject_parents`` enables the W1 widening of a discipline to its
@@ -75,27 +75,28 @@ def build_ladder(
     strict = set(strict_keys)
     reasons = dict(soft_fields) if isinstance(soft_fields, Mapping) else {f: "low confidence" for f in soft_fields}
     note = "; ".join(notes)
-    w0 = LadderRung(common_pb2.W0_EXACT, scope, _describe("W0 exact scope", scope) + (f" [{note}]" if note else ""))
+    w0 = LadderStep(W0, scope, _describe("W0 exact scope", scope) + (f" [{note}]" if note else ""))
     if strict_scope:
         return [w0]
-    rungs = [w0]
+    steps = [w0]
     w1_filter, w1_text = _w1(scope, strict, reasons, subject_parents or {})
-    _append(rungs, LadderRung(common_pb2.W1_DROP_TOPIC, w1_filter, w1_text))
+    _append(steps, LadderStep(W1, w1_filter, w1_text))
     if strict:
         if w1_filter.content_type and "content_type" not in strict:
-            _append(rungs, LadderRung(common_pb2.W1_DROP_TOPIC, w1_filter.without("content_type"),
+            _append(steps, LadderStep(W1, w1_filter.without("content_type"),
                                       "W1 drop topic constraints: content_type"))
     else:
         for distance in (0, 1, 2):
             w2 = _widen_level(w1_filter, distance, general_science="science" in scope.subject)
-            _append(rungs, LadderRung(common_pb2.W2_DROP_LEVEL, w2,
+            _append(steps, LadderStep(W2, w2,
                                       f"W2 widen level ({'band' if distance == 0 else f'{distance} grade(s)'}): {'|'.join(w2.level) or 'any'}"))
         dropped = [f for f in ("level", "content_type") if getattr(w1_filter, f)]
-        _append(rungs, LadderRung(common_pb2.W2_DROP_LEVEL, w1_filter.without("level", "content_type"),
+        _append(steps, LadderStep(W2, w1_filter.without("level", "content_type"),
                                   f"W2 drop level/cycle: {', '.join(dropped) or 'none'}"))
-    _append(rungs, LadderRung(common_pb2.W3_UNFILTERED_LEXICAL, Scope(),
-                              "W3 unfiltered lexical fallback (no curriculum filter; results are leakage-flagged)", True))
-    return rungs
+    if not strict:
+        _append(steps, LadderStep(W3, Scope(),
+                                  "W3 unfiltered lexical fallback (no curriculum filter; results are leakage-flagged)", True))
+    return steps
 
 
 def neighbour_levels(level: str, distance: int) -> tuple[str, ...]:
@@ -140,9 +141,9 @@ def _w1(scope: Scope, strict: set[str], reasons: dict[str, str], parents: Mappin
     return filt, "W1 drop topic constraints: " + (", ".join(parts) or "none")
 
 
-def _append(rungs: list[LadderRung], rung: LadderRung) -> None:
-    if rung.filter != rungs[-1].filter:
-        rungs.append(rung)
+def _append(steps: list[LadderStep], step: LadderStep) -> None:
+    if step.filter != steps[-1].filter:
+        steps.append(step)
 
 
 def _describe(prefix: str, scope: Scope) -> str:

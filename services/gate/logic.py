@@ -16,33 +16,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from chsr.errors import InvalidArgument
+from chsr.limits import check_scope
 from chsr.scope import EMPTY_SCOPE, Scope
 from services.gate.expansion import expand_query as _expand
 from services.gate.expansion import topic_terms as _topic_terms
 from services.gate.extract import Extraction, extract_scope
-from services.gate.ladder import LadderRung, build_ladder
+from services.gate.ladder import LadderStep, build_ladder
 from services.gate.vocabulary import Vocabulary
 
 HINT_CONFIDENCE = 1.0
-#: Plausible bounds for hinted years and question numbers (validation only).
-YEAR_BOUNDS = (1900, 2100)
-MAX_QUESTION_NUMBER = 10_000
-
-
-class GateInputError(ValueError):
-    """Invalid gate input; ``field`` names the offending field (mapped to INVALID_ARGUMENT)."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(f"{field_name}: {message}")
-        self.field = field_name
-        self.message = message
 
 
 @dataclass(frozen=True)
 class GateResult:
     scope: Scope
     confidence: dict[str, tuple[float, str]]
-    ladder: list[LadderRung]
+    ladder: list[LadderStep]
     strict_keys: list[str]
     expanded_query: str
     topic_terms: list[str]
@@ -50,7 +40,9 @@ class GateResult:
 
 
 def validate_hints(hints: Scope, vocab: Vocabulary) -> None:
-    """Closed vocabularies (subject, level, content type, session) must use canonical values."""
+    """The shared structural checks (``chsr.limits``), then: closed vocabularies (subject, level,
+    content type, session) must use canonical values."""
+    check_scope(hints, "hints")
     for name in ("subject", "level", "content_type", "session"):
         values = getattr(hints, name)
         if not values:
@@ -58,14 +50,7 @@ def validate_hints(hints: Scope, vocab: Vocabulary) -> None:
         known = vocab.known_values(name)
         unknown = [v for v in values if v not in known]
         if unknown and known:
-            raise GateInputError(f"hints.{name}", f"unknown value(s) {unknown}; valid: {sorted(known)}")
-    for name in ("paper", "exam_board", "language"):
-        if any(not v.strip() for v in getattr(hints, name)):
-            raise GateInputError(f"hints.{name}", "empty value")
-    if any(not YEAR_BOUNDS[0] <= y <= YEAR_BOUNDS[1] for y in hints.year):
-        raise GateInputError("hints.year", f"expected a year in {YEAR_BOUNDS[0]}..{YEAR_BOUNDS[1]}, got {list(hints.year)}")
-    if any(not 0 < n <= MAX_QUESTION_NUMBER for n in hints.question_number):
-        raise GateInputError("hints.question_number", f"expected 1..{MAX_QUESTION_NUMBER}, got {list(hints.question_number)}")
+            raise InvalidArgument(f"hints.{name}", f"unknown value(s) {unknown}; valid: {sorted(known)}")
 
 
 def run_gate(
@@ -73,7 +58,7 @@ def run_gate(
     expand_query: bool = False, vocab: Vocabulary,
 ) -> GateResult:
     if not query or not query.strip():
-        raise GateInputError("query", "must not be empty")
+        raise InvalidArgument("query", "must not be empty")
     validate_hints(hints, vocab)
     extraction = extract_scope(query, vocab) if extract else _no_extraction(query)
     scope = extraction.scope.merged_with(hints)
@@ -88,12 +73,16 @@ def run_gate(
     for name, reason in unsatisfiable.items():
         soft.setdefault(name, reason)
     notes = [unsatisfiable[k] for k in sorted(unsatisfiable)]
-    ladder = build_ladder(scope, strict, strict_scope, soft_fields=soft, subject_parents=vocab.subject_parents, notes=notes)
+    topics = _topic_terms(extraction, vocab) if extract else _topic_terms(_no_extraction(query), vocab)
+    # A pure look-up ("2025 AMC 10A problem 5") has no topic to recover by widening: if the exact
+    # scope is empty the honest answer is nothing, not another paper's item.
+    lookup_only = extract and not topics
+    ladder = build_ladder(scope, strict, strict_scope or lookup_only, soft_fields=soft,
+                          subject_parents=vocab.subject_parents, notes=notes)
     return GateResult(
         scope=scope, confidence=confidence, ladder=ladder, strict_keys=strict,
         expanded_query=_expand(query, extraction, vocab) if expand_query and extract else query,
-        topic_terms=_topic_terms(extraction, vocab) if extract else _topic_terms(_no_extraction(query), vocab),
-        notes=notes,
+        topic_terms=topics, notes=notes,
     )
 
 

@@ -17,7 +17,6 @@ also resolve colloquial paper names and detect unsatisfiable constraints.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -28,9 +27,6 @@ from services.gate.corpus_vocabulary import CORPUS_SCHEMA, build_vocabulary_from
 from services.gate.lexicon import AliasTable, compile_patterns
 
 BUNDLED_PATH = Path(__file__).with_name("vocabulary.json")
-#: The project's own demo corpus (data/demo), the embedded default's data.
-DEMO_CORPUS = Path(__file__).resolve().parents[2] / "data" / "demo" / "corpus.jsonl"
-ENV_VAR = "CHSR_VOCABULARY_PATH"
 #: Confidence of a subject named by its main name, a branch (algebra) or a weak name (economy).
 NAME_CONFIDENCE = {"names": 0.95, "branch_names": 0.8, "weak_names": 0.6}
 GROUP_CONFIDENCE = 0.8
@@ -74,18 +70,6 @@ class Vocabulary:
         if extra.get("schema") != CORPUS_SCHEMA:
             raise ValueError(f"{path}: not a corpus vocabulary (schema {extra.get('schema')!r}, expected {CORPUS_SCHEMA!r})")
         return cls(data, extra)
-
-    @classmethod
-    def from_env(cls) -> "Vocabulary":
-        """``CHSR_VOCABULARY_PATH`` (settings ``vocabulary_path``); else the demo corpus if present; else bundled only."""
-        path = os.environ.get(ENV_VAR, "")
-        if not path:
-            from chsr.config import get_settings
-
-            path = get_settings().vocabulary_path
-        if not path and DEMO_CORPUS.is_file():
-            path = str(DEMO_CORPUS)
-        return cls.load(path or None)
 
     @classmethod
     def from_corpus(cls, corpus_jsonl: str | Path) -> "Vocabulary":

@@ -3,7 +3,7 @@
 Seed 003 reranks a 50-candidate pool *before* dedup (``cross_encoder_pool = 50``);
 pairs are (query, title + text) truncated to 256 tokens, MiniLM's window. No weights
 can be downloaded here, so the model is whatever ``chsr train-reranker`` saved
-(:mod:`services.rerank.train`) or another local sentence-transformers CrossEncoder
+(:mod:`tools.train.reranker`) or another local sentence-transformers CrossEncoder
 directory; hub ids are refused. Loading is lazy (first request) and guarded by a lock;
 inference is serialised by the same lock because one forward pass already uses every
 core, and parallel passes would only thrash the 2-core CPU.
@@ -19,7 +19,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from chsr.models import force_offline
+from chsr.errors import FailedPrecondition
+from services.inference.model_files import force_offline
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +29,8 @@ CE_MAX_LENGTH = 256
 CE_BATCH_SIZE = 32
 
 
-class CrossEncoderUnavailable(RuntimeError):
-    """No usable local cross-encoder; the servicer maps this to FAILED_PRECONDITION."""
+class CrossEncoderUnavailable(FailedPrecondition):
+    """No usable local cross-encoder (FAILED_PRECONDITION: the request is fine, the server is not set up)."""
 
 
 def check_model_dir(path: str | Path | None) -> Path:

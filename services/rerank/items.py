@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from chsr.docs import Doc
+from chsr.documents import Doc
 
 
 @dataclass(frozen=True)

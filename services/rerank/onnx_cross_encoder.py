@@ -21,8 +21,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from chsr.models import force_offline, model_fingerprint
-from chsr.onnx_int8 import export_quantized, feeds, session
+from services.inference.model_files import force_offline, model_fingerprint
+from services.inference.onnx_int8 import export_quantized, feeds, session
 from services.rerank.cross_encoder import CE_BATCH_SIZE, CE_MAX_LENGTH, CrossEncoderUnavailable, check_model_dir
 
 log = logging.getLogger(__name__)

@@ -18,18 +18,11 @@ import math
 from dataclasses import dataclass
 from typing import Mapping
 
+from chsr.errors import InvalidArgument
 from services.rerank.cross_encoder import CE_POOL
 from services.rerank.curriculum import CURRICULUM_DEDUP, REDUNDANCY_PENALTY
 from services.rerank.dedup import DEDUP_THRESHOLD
 from services.rerank.mmr import MMR_LAMBDA
-
-
-class ParamError(ValueError):
-    """A bad request parameter; ``field`` names it (``params.mmr_lambda``)."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(f"{field_name}: {message}")
-        self.field = field_name
 
 
 @dataclass(frozen=True)
@@ -48,7 +41,7 @@ class RerankParams:
         kw: dict[str, object] = {}
         for key, raw in params.items():
             if key not in known:
-                raise ParamError(f"params.{key}", f"unknown parameter; valid: {', '.join(known)}")
+                raise InvalidArgument(f"params.{key}", f"unknown parameter; valid: {', '.join(known)}")
             if key == "model_path":
                 kw[key] = str(raw).strip()
             elif key == "pool":
@@ -64,7 +57,7 @@ def _unit(key: str, raw: str) -> float:
     except (TypeError, ValueError):
         value = math.nan
     if not (math.isfinite(value) and 0.0 <= value <= 1.0):
-        raise ParamError(f"params.{key}", f"expected a number in [0, 1], got {raw!r}")
+        raise InvalidArgument(f"params.{key}", f"expected a number in [0, 1], got {raw!r}")
     return value
 
 
@@ -74,5 +67,5 @@ def _int_at_least(key: str, raw: str, lo: int) -> int:
     except (TypeError, ValueError):
         value = lo - 1
     if value < lo:
-        raise ParamError(f"params.{key}", f"expected an integer >= {lo}, got {raw!r}")
+        raise InvalidArgument(f"params.{key}", f"expected an integer >= {lo}, got {raw!r}")
     return value

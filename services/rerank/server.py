@@ -1,4 +1,4 @@
-"""gRPC wiring for the rerank service."""
+"""gRPC wiring for the rerank server."""
 
 from __future__ import annotations
 
@@ -9,11 +9,9 @@ import os
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from chsr.config import Settings
-from chsr.service_main import run_service
+from chsr.server import run_service
 from chsr.v1 import rerank_pb2, rerank_pb2_grpc
 from services.rerank.servicer import RerankServicer
-
-SERVICE_NAME = rerank_pb2.DESCRIPTOR.services_by_name["RerankService"].full_name
 
 
 def build(settings: Settings):  # type: ignore[no-untyped-def]
@@ -23,7 +21,7 @@ def build(settings: Settings):  # type: ignore[no-untyped-def]
 
     def register(server) -> list[str]:  # type: ignore[no-untyped-def]
         rerank_pb2_grpc.add_RerankServiceServicer_to_server(servicer, server)
-        return [SERVICE_NAME]
+        return [rerank_pb2.DESCRIPTOR.services_by_name["RerankService"].full_name]
 
     return register, None
 

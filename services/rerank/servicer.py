@@ -15,27 +15,26 @@ from pathlib import Path
 
 import grpc
 
-from chsr.docs import Doc
+from chsr.config import ModelRuntime
+from chsr.documents import Doc
+from chsr.errors import InvalidArgument
 from chsr.scope import Scope
 from chsr.v1 import common_pb2, rerank_pb2, rerank_pb2_grpc
 from services.rerank.chain import RerankStage, parse_chain, rerank
-from services.rerank.cross_encoder import (CE_BATCH_SIZE, CE_MAX_LENGTH, CrossEncoderScorer,
-                                           CrossEncoderUnavailable, check_model_dir)
+from services.rerank.cross_encoder import CE_BATCH_SIZE, CE_MAX_LENGTH, CrossEncoderScorer, check_model_dir
 from services.rerank.items import RerankItem
 from services.rerank.onnx_cross_encoder import OnnxCrossEncoderScorer
 from services.rerank.params import RerankParams
 
 log = logging.getLogger(__name__)
-RUNTIMES = ("torch", "onnx-int8")
 
 
 class RerankServicer(rerank_pb2_grpc.RerankServiceServicer):
     def __init__(self, cross_encoder_path: str | Path | None = None, *, allow_request_model_path: bool = False,
                  max_length: int = CE_MAX_LENGTH, batch_size: int = CE_BATCH_SIZE, device: str | None = None,
-                 runtime: str = "torch", cache_dir: str | Path | None = None) -> None:
-        if runtime not in RUNTIMES:
-            raise ValueError(f"cross_encoder_runtime: unknown '{runtime}'; valid: {', '.join(RUNTIMES)}")
-        if runtime == "onnx-int8" and cache_dir is None:
+                 runtime: ModelRuntime = ModelRuntime.TORCH, cache_dir: str | Path | None = None) -> None:
+        runtime = ModelRuntime(runtime)
+        if runtime is ModelRuntime.ONNX_INT8 and cache_dir is None:
             raise ValueError("cache_dir: required for the onnx-int8 cross-encoder runtime")
         self._default_path = str(cross_encoder_path) if cross_encoder_path else ""
         self._allow_request_path = allow_request_model_path
@@ -50,7 +49,7 @@ class RerankServicer(rerank_pb2_grpc.RerankServiceServicer):
         check_model_dir(path)
         with self._lock:
             if path not in self._scorers:
-                if self._runtime == "onnx-int8":
+                if self._runtime is ModelRuntime.ONNX_INT8:
                     assert self._cache_dir is not None
                     self._scorers[path] = OnnxCrossEncoderScorer(path, self._cache_dir, **self._scorer_kwargs)  # type: ignore[arg-type]
                 else:
@@ -63,27 +62,19 @@ class RerankServicer(rerank_pb2_grpc.RerankServiceServicer):
             self.scorer(self._default_path).ensure_loaded()
 
     def Rerank(self, request: rerank_pb2.RerankRequest, context: grpc.ServicerContext) -> rerank_pb2.RerankResponse:
-        try:
-            stages = parse_chain(request.mode)
-            params = RerankParams.from_mapping(dict(request.params))
-            if request.k < 0:
-                raise ValueError(f"k: must be >= 0 (0 = all), got {request.k}")
-            if params.model_path and not self._allow_request_path and params.model_path != self._default_path:
-                raise ValueError("params.model_path: per-request model paths are disabled on this server; "
-                                 "configure CHSR_CROSS_ENCODER_PATH instead")
-            scope = Scope.from_proto(request.scope)
-            items, protos = _read_candidates(request)
-        except ValueError as exc:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-            raise
-        try:
-            scorer = None
-            if RerankStage.CROSS_ENCODER in stages:
-                scorer = self.scorer(params.model_path or self._default_path)
-            out = rerank(request.query, items, scope, stages, request.k, params, cross_encoder=scorer)
-        except CrossEncoderUnavailable as exc:
-            context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(exc))
-            raise
+        stages = parse_chain(request.mode)
+        params = RerankParams.from_mapping(dict(request.params))
+        if request.k < 0:
+            raise InvalidArgument("k", f"must be >= 0 (0 = all), got {request.k}")
+        if params.model_path and not self._allow_request_path and params.model_path != self._default_path:
+            raise InvalidArgument("params.model_path", "per-request model paths are disabled on this server; "
+                                                       "configure CHSR_CROSS_ENCODER_PATH instead")
+        scope = Scope.from_proto(request.scope)
+        items, protos = _read_candidates(request)
+        scorer = None
+        if RerankStage.CROSS_ENCODER in stages:
+            scorer = self.scorer(params.model_path or self._default_path)
+        out = rerank(request.query, items, scope, stages, request.k, params, cross_encoder=scorer)
         candidates = []
         for rank, item in enumerate(out.items, start=1):
             cand = common_pb2.Candidate(doc_id=item.doc_id, score=item.score, rank=rank, features=item.features)
@@ -101,7 +92,7 @@ def _read_candidates(request: rerank_pb2.RerankRequest) -> tuple[list[RerankItem
     seen: set[str] = set()
     for i, cand in enumerate(request.candidates):
         if not cand.doc_id:
-            raise ValueError(f"candidates[{i}].doc_id: empty")
+            raise InvalidArgument(f"candidates[{i}].doc_id", "empty")
         if cand.doc_id in seen:
             continue
         seen.add(cand.doc_id)

@@ -1,29 +1,26 @@
-"""gRPC wiring for the sparse (BM25) service."""
+"""gRPC wiring for the sparse (BM25) server: a RetrieverService over the configured backend."""
 
 from __future__ import annotations
 
-from chsr.config import Settings
-from chsr.service_main import run_service
-from chsr.v1 import sparse_pb2, sparse_pb2_grpc
-from services.sparse.servicer import SparseServicer
-
-SERVICE_NAME = sparse_pb2.DESCRIPTOR.services_by_name["SparseService"].full_name
+from chsr.config import Backend, Settings
+from chsr.server import run_service
+from services.retrieval.servicer import RetrieverServicer, register_retriever
+from services.sparse.leg import SparseLeg
 
 
-def build_servicer(settings: Settings) -> SparseServicer:
-    if settings.backend == "engines":
+def build_leg(settings: Settings) -> SparseLeg:
+    if settings.backend is Backend.ENGINES:
         from services.sparse.backends.elasticsearch import ElasticsearchSparseBackend
-        return SparseServicer(ElasticsearchSparseBackend.from_settings(settings))
+        return SparseLeg(ElasticsearchSparseBackend.from_settings(settings))
     from services.sparse.backends.embedded import EmbeddedSparseBackend
-    return SparseServicer(EmbeddedSparseBackend(settings.data_dir))
+    return SparseLeg(EmbeddedSparseBackend(settings.data_dir))
 
 
 def build(settings: Settings):  # type: ignore[no-untyped-def]
-    servicer = build_servicer(settings)
+    servicer = RetrieverServicer(build_leg(settings))
 
     def register(server) -> list[str]:  # type: ignore[no-untyped-def]
-        sparse_pb2_grpc.add_SparseServiceServicer_to_server(servicer, server)
-        return [SERVICE_NAME]
+        return [register_retriever(server, servicer)]
 
     return register, servicer.backend.close
 

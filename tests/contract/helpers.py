@@ -1,4 +1,4 @@
-"""Start one servicer on a real gRPC server (loopback, ephemeral port) for contract tests."""
+"""Start one service's wiring on a real gRPC server (loopback, ephemeral port) for contract tests."""
 
 from __future__ import annotations
 
@@ -10,18 +10,24 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from chsr.config import Settings
-from chsr.server_bootstrap import start_server
+from chsr.server import Registrar, start_server
 
 
 @contextmanager
-def serving(name: str, register: Callable[[grpc.Server], list[str]]) -> Iterator[grpc.Channel]:
-    running = start_server(name, register, Settings(), port=0, metrics_port=0)
+def serving(name: str, build: Callable[[Settings], tuple[Registrar, Callable[[], None] | None]],
+            settings: Settings | None = None) -> Iterator[grpc.Channel]:
+    """Start ``build(settings)`` (a service's own wiring) on an ephemeral loopback port."""
+    settings = settings or Settings()
+    register, on_stop = build(settings)
+    running = start_server(name, register, settings, port=0, metrics_port=0)
     channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
     try:
         yield channel
     finally:
         channel.close()
         running.stop(grace=0.5)
+        if on_stop:
+            on_stop()
 
 
 def health_status(channel: grpc.Channel, service: str = "") -> int:

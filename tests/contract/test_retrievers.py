@@ -1,4 +1,5 @@
-"""Contract of SparseService and DenseService on the embedded backends, over real gRPC."""
+"""The RetrieverService contract, on the sparse and dense servers' own wiring (embedded backends),
+over real gRPC; and the dense server's EncoderService."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import json
 import grpc
 import pytest
 
-from chsr.docs import Doc
+from chsr.documents import Doc
 from chsr.scope import Scope
-from chsr.v1 import common_pb2, dense_pb2, dense_pb2_grpc, sparse_pb2_grpc
+from chsr.config import Settings
+from chsr.v1 import common_pb2, encoder_pb2, encoder_pb2_grpc, retriever_pb2, retriever_pb2_grpc
 from grpc_health.v1 import health_pb2
 from tests.conftest import DEMO_CORPUS
 from tests.contract.helpers import health_status, reflected_services, serving
@@ -21,66 +23,46 @@ DOCS = [Doc.from_json(json.loads(line)) for line in DEMO_CORPUS.read_text().spli
 
 @pytest.fixture(scope="module")
 def sparse_channel(tmp_path_factory):
-    from services.sparse.backends.embedded import EmbeddedSparseBackend
-    from services.sparse.servicer import SparseServicer
+    from services.sparse import server
 
-    servicer = SparseServicer(EmbeddedSparseBackend(tmp_path_factory.mktemp("sparse")))
-
-    def register(server):
-        sparse_pb2_grpc.add_SparseServiceServicer_to_server(servicer, server)
-        return ["chsr.v1.SparseService"]
-
-    with serving("sparse", register) as channel:
+    with serving("sparse", server.build, Settings(data_dir=tmp_path_factory.mktemp("sparse"))) as channel:
         yield channel
 
 
 @pytest.fixture(scope="module")
 def dense_channel(tmp_path_factory):
-    from chsr.models import default_model_path
-    from services.dense.backends.embedded import EmbeddedDenseBackend
-    from services.dense.encoder import Encoder
-    from services.dense.servicer import DenseServicer
+    from services.dense import server
 
     tmp = tmp_path_factory.mktemp("dense")
-    encoder = Encoder(default_model_path(), tmp / "emb")
-    servicer = DenseServicer(EmbeddedDenseBackend(tmp, encoder.dim), encoder)
-
-    def register(server):
-        dense_pb2_grpc.add_DenseServiceServicer_to_server(servicer, server)
-        return ["chsr.v1.DenseService"]
-
-    with serving("dense", register) as channel:
+    with serving("dense", server.build, Settings(data_dir=tmp, cache_dir=tmp / "emb")) as channel:
         yield channel
-
-
-def _stubs(kind, channel):
-    return (sparse_pb2_grpc.SparseServiceStub if kind == "sparse" else dense_pb2_grpc.DenseServiceStub)(channel)
 
 
 @pytest.fixture(params=["sparse", "dense"])
 def retriever(request, sparse_channel, dense_channel):
     channel = sparse_channel if request.param == "sparse" else dense_channel
-    stub = _stubs(request.param, channel)
-    stub.Upsert(common_pb2.UpsertRequest(documents=[d.to_proto() for d in DOCS]), timeout=120)
+    stub = retriever_pb2_grpc.RetrieverServiceStub(channel)
+    stub.Upsert(retriever_pb2.UpsertRequest(documents=[d.to_proto() for d in DOCS]), timeout=120)
     return request.param, channel, stub
 
 
 def test_health_and_reflection(retriever):
     kind, channel, _ = retriever
-    service = f"chsr.v1.{kind.capitalize()}Service"
+    services = {"chsr.v1.RetrieverService"} | ({"chsr.v1.EncoderService"} if kind == "dense" else set())
     assert health_status(channel) == health_pb2.HealthCheckResponse.SERVING
-    assert health_status(channel, service) == health_pb2.HealthCheckResponse.SERVING
-    assert {service, "grpc.health.v1.Health"} <= reflected_services(channel)
+    for service in services:
+        assert health_status(channel, service) == health_pb2.HealthCheckResponse.SERVING
+    assert services | {"grpc.health.v1.Health"} <= reflected_services(channel)
 
 
 def test_reingest_is_idempotent(retriever):
     _, _, stub = retriever
-    before = stub.Stats(common_pb2.StatsRequest(), timeout=5)
-    resp = stub.Upsert(common_pb2.UpsertRequest(documents=[d.to_proto() for d in DOCS]), timeout=60)
-    after = stub.Stats(common_pb2.StatsRequest(), timeout=5)
+    before = stub.Stats(retriever_pb2.StatsRequest(), timeout=5)
+    resp = stub.Upsert(retriever_pb2.UpsertRequest(documents=[d.to_proto() for d in DOCS]), timeout=60)
+    after = stub.Stats(retriever_pb2.StatsRequest(), timeout=5)
     assert resp.indexed == 0 and resp.unchanged == len(DOCS)
     assert after.documents == before.documents == len(DOCS)
-    ids = [i for page in stub.ListIds(common_pb2.ListIdsRequest(page_size=7), timeout=5) for i in page.doc_ids]
+    ids = [i for page in stub.ListIds(retriever_pb2.ListIdsRequest(page_size=7), timeout=5) for i in page.doc_ids]
     assert sorted(ids) == sorted(d.id for d in DOCS)
 
 
@@ -89,7 +71,7 @@ def test_filter_is_never_violated(retriever):
     subjects = sorted({d.metadata["subject"] for d in DOCS if d.metadata.get("subject")})
     for subject in subjects:
         flt = Scope.from_dict({"subject": subject})
-        resp = stub.Search(common_pb2.RetrieveRequest(query=DOCS[0].text, filter=flt.to_proto(), k=20,
+        resp = stub.Retrieve(retriever_pb2.RetrieveRequest(query=DOCS[0].text, filter=flt.to_proto(), k=20,
                                                       include_documents=True), timeout=30)
         for cand in resp.candidates:
             assert cand.document.metadata.subject == subject
@@ -99,8 +81,8 @@ def test_post_filter_returns_subset_of_unfiltered_top_k(retriever):
     _, _, stub = retriever
     flt = Scope.from_dict({"subject": DOCS[0].metadata["subject"]}).to_proto()
     query = DOCS[0].text
-    pre = stub.Search(common_pb2.RetrieveRequest(query=query, filter=flt, k=5, include_documents=True), timeout=30)
-    post = stub.Search(common_pb2.RetrieveRequest(query=query, filter=flt, k=5, include_documents=True,
+    pre = stub.Retrieve(retriever_pb2.RetrieveRequest(query=query, filter=flt, k=5, include_documents=True), timeout=30)
+    post = stub.Retrieve(retriever_pb2.RetrieveRequest(query=query, filter=flt, k=5, include_documents=True,
                                                   post_filter=True), timeout=30)
     assert len(pre.candidates) == 5
     assert len(post.candidates) <= len(pre.candidates)
@@ -109,54 +91,68 @@ def test_post_filter_returns_subset_of_unfiltered_top_k(retriever):
 def test_search_without_documents_then_get_documents(retriever):
     """The gateway's path: ids and scores only, then the stored documents of the fused top."""
     _, _, stub = retriever
-    bare = stub.Search(common_pb2.RetrieveRequest(query=DOCS[3].text, k=6), timeout=30)
-    full = stub.Search(common_pb2.RetrieveRequest(query=DOCS[3].text, k=6, include_documents=True), timeout=30)
+    bare = stub.Retrieve(retriever_pb2.RetrieveRequest(query=DOCS[3].text, k=6), timeout=30)
+    full = stub.Retrieve(retriever_pb2.RetrieveRequest(query=DOCS[3].text, k=6, include_documents=True), timeout=30)
     assert [c.doc_id for c in bare.candidates] == [c.doc_id for c in full.candidates]
     assert not any(c.HasField("document") for c in bare.candidates)
     wanted = [c.doc_id for c in bare.candidates][::-1] + ["no-such-doc"]
-    got = stub.GetDocuments(common_pb2.GetDocumentsRequest(doc_ids=wanted), timeout=30)
+    got = stub.GetDocuments(retriever_pb2.GetDocumentsRequest(doc_ids=wanted), timeout=30)
     assert [d.id for d in got.documents] == wanted[:-1]  # request order; unknown ids left out
     by_id = {c.doc_id: c.document for c in full.candidates}
     assert all(d == by_id[d.id] for d in got.documents)
-    assert not stub.GetDocuments(common_pb2.GetDocumentsRequest(), timeout=5).documents
+    assert not stub.GetDocuments(retriever_pb2.GetDocumentsRequest(), timeout=5).documents
 
 
 def test_get_documents_caps_the_id_count(retriever):
-    from chsr.retriever_servicer import MAX_K
+    from chsr.limits import MAX_RETRIEVE_K as MAX_K
 
     _, _, stub = retriever
     with pytest.raises(grpc.RpcError) as err:
-        stub.GetDocuments(common_pb2.GetDocumentsRequest(doc_ids=[f"d{i}" for i in range(MAX_K + 1)]), timeout=10)
+        stub.GetDocuments(retriever_pb2.GetDocumentsRequest(doc_ids=[f"d{i}" for i in range(MAX_K + 1)]), timeout=10)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert err.value.details().startswith("doc_ids")
 
 
 @pytest.mark.parametrize("req,field", [
-    (common_pb2.RetrieveRequest(query="", k=5), "query"),
-    (common_pb2.RetrieveRequest(query="x", k=0), "k"),
-    (common_pb2.RetrieveRequest(query="x", k=-3), "k"),
+    (retriever_pb2.RetrieveRequest(query="", k=5), "query"),
+    (retriever_pb2.RetrieveRequest(query="x", k=0), "k"),
+    (retriever_pb2.RetrieveRequest(query="x", k=-3), "k"),
 ])
 def test_bad_search_input(retriever, req, field):
     _, _, stub = retriever
     with pytest.raises(grpc.RpcError) as err:
-        stub.Search(req, timeout=5)
+        stub.Retrieve(req, timeout=5)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert err.value.details().startswith(field)
 
 
 def test_bad_upsert_rejected_whole_batch(retriever):
     _, _, stub = retriever
-    before = stub.Stats(common_pb2.StatsRequest(), timeout=5).documents
+    before = stub.Stats(retriever_pb2.StatsRequest(), timeout=5).documents
     bad = [Doc("new-ok", "fine text").to_proto(), common_pb2.Document(id="new-bad", text="")]
     with pytest.raises(grpc.RpcError) as err:
-        stub.Upsert(common_pb2.UpsertRequest(documents=bad), timeout=30)
+        stub.Upsert(retriever_pb2.UpsertRequest(documents=bad), timeout=30)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "text" in err.value.details()
-    assert stub.Stats(common_pb2.StatsRequest(), timeout=5).documents == before
+    assert stub.Stats(retriever_pb2.StatsRequest(), timeout=5).documents == before
 
 
 def test_dense_encode(dense_channel):
-    stub = dense_pb2_grpc.DenseServiceStub(dense_channel)
-    resp = stub.Encode(dense_pb2.EncodeRequest(texts=["force and acceleration"], is_query=True), timeout=30)
+    stub = encoder_pb2_grpc.EncoderServiceStub(dense_channel)
+    resp = stub.Encode(encoder_pb2.EncodeRequest(texts=["force and acceleration"], is_query=True), timeout=30)
     assert len(resp.vectors) == 1 and len(resp.vectors[0].values) == 384
     norm = sum(v * v for v in resp.vectors[0].values)
     assert abs(norm - 1.0) < 1e-3
+
+
+def test_unknown_model_is_invalid_argument(retriever):
+    _, _, stub = retriever
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Retrieve(retriever_pb2.RetrieveRequest(query="x", k=3, model="specter2"), timeout=5)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and err.value.details().startswith("model")
+
+
+def test_metadata_only_candidates_for_the_gate_probe(retriever):
+    _, _, stub = retriever
+    resp = stub.Retrieve(retriever_pb2.RetrieveRequest(query=DOCS[5].text, k=4, include_metadata=True), timeout=30)
+    assert resp.candidates and all(c.document.id == c.doc_id and not c.document.text for c in resp.candidates)
+    assert resp.candidates[0].document.metadata.subject == DOCS[5].metadata["subject"]

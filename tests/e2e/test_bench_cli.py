@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 def test_bench_load_writes_report_plots_and_readme(mesh, tmp_path):  # type: ignore[no-untyped-def]
     out = tmp_path / "load"
     proc = subprocess.run(
-        [sys.executable, "-m", "chsr.cli.main", "bench", "load", "--pipelines", "C", "--concurrency", "1,2",
+        [sys.executable, "-m", "tools.cli.main", "bench", "load", "--pipelines", "C", "--concurrency", "1,2",
          "--duration", "1", "--warmup", "0.2", "--queries", "demo", "--hit-queries", "3",
          "--gateway", mesh.gateway, "--data-dir", str(mesh.data_dir), "--inprocess", "--out", str(out)],
         cwd=str(REPO_ROOT), capture_output=True, text=True, timeout=600)

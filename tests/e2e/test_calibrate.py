@@ -20,7 +20,7 @@ def test_calibrate_then_calibrated_fusion_uses_cdfs(mesh):
     assert before.fusion_telemetry["cdf_missing"] == 1.0
     out = mesh.data_dir / "calibration"
     proc = subprocess.run(
-        [sys.executable, "-m", "chsr.cli.main", "calibrate", "--pseudo-from", str(DEMO_CORPUS), "--max-queries", "12",
+        [sys.executable, "-m", "tools.cli.main", "calibrate", "--pseudo-from", str(DEMO_CORPUS), "--max-queries", "12",
          "--depth", "300", "--sparse", mesh.layout.addr("sparse"), "--dense", mesh.layout.addr("dense"),
          "--out", str(out)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
@@ -36,6 +36,6 @@ def test_calibrate_then_calibrated_fusion_uses_cdfs(mesh):
 
 
 def test_calibrate_refuses_test_split(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "chsr.cli.main", "calibrate", "--beir", str(tmp_path),
+    proc = subprocess.run([sys.executable, "-m", "tools.cli.main", "calibrate", "--beir", str(tmp_path),
                            "--split", "test"], capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0 and "test" in proc.stderr

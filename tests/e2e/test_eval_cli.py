@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from chsr.cli.main import main
+from tools.cli.main import main
 from tests.conftest import DEMO_CORPUS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -43,7 +43,7 @@ def _assert_trec(path: Path) -> None:
 
 def test_eval_cerb_writes_a_parseable_report(mesh, tmp_path):
     cases = DEMO / "cases.jsonl"
-    assert cases.exists(), "data/demo/cases.jsonl is missing"
+    assert cases.exists(), "tools/demo/cases.jsonl is missing"
     out = tmp_path / "cerb"
     variants = ["A", "B", "B+", "C", "D", "E"]
     rc = main(["eval", "cerb", "--corpus", str(DEMO_CORPUS), "--cases", str(cases), "--pipelines",

@@ -14,7 +14,7 @@ from grpc_health.v1 import health_pb2
 from chsr.channels import get_channel
 from chsr.client import GatewayClient
 from chsr.config import Settings
-from chsr.cli.up_cmd import SERVICES
+from tools.cli.up_cmd import SERVICES
 from chsr.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
 from tests.contract.helpers import health_status, reflected_services
 
@@ -108,7 +108,7 @@ def test_bad_ingest_batch_loses_nothing(mesh):
     ]
     for docs in cases:
         with pytest.raises(grpc.RpcError) as err:
-            stub.Ingest(iter([gateway_pb2.IngestBatch(documents=docs)]), timeout=30)
+            stub.Ingest(iter([gateway_pb2.IngestRequest(documents=docs)]), timeout=30)
         assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert "_id" in err.value.details() or "text" in err.value.details()
     after = {b.backend: b.documents for b in client.stats().backends}
@@ -117,7 +117,7 @@ def test_bad_ingest_batch_loses_nothing(mesh):
 
 
 def test_ingest_progress_acknowledges_each_stored_batch(mesh):
-    from chsr.docs import Doc
+    from chsr.documents import Doc
     from tests.conftest import DEMO_CORPUS
 
     docs = [Doc.from_json(json.loads(line)) for line in DEMO_CORPUS.read_text().splitlines()[:20]]
@@ -127,8 +127,8 @@ def test_ingest_progress_acknowledges_each_stored_batch(mesh):
     assert summary.received == 20 and summary.indexed + summary.unchanged == 20
     # A bad second batch: the first is acknowledged (and kept), then INVALID_ARGUMENT naming the field.
     stub = gateway_pb2_grpc.GatewayServiceStub(get_channel(mesh.gateway, Settings()))
-    batches = [gateway_pb2.IngestBatch(documents=[d.to_proto() for d in docs[:3]]),
-               gateway_pb2.IngestBatch(documents=[common_pb2.Document(id="e2e-bad", text="")])]
+    batches = [gateway_pb2.IngestWithProgressRequest(documents=[d.to_proto() for d in docs[:3]]),
+               gateway_pb2.IngestWithProgressRequest(documents=[common_pb2.Document(id="e2e-bad", text="")])]
     seen = []
     with pytest.raises(grpc.RpcError) as err:
         for progress in stub.IngestWithProgress(iter(batches), timeout=30):
@@ -143,7 +143,7 @@ def test_cli_run_writes_run_file(mesh, tmp_path):
                                  enumerate(["speed of light", "cell membrane", "supply and demand"])) + "\n")
     out = tmp_path / "run.jsonl"
     trec = tmp_path / "run.trec"
-    proc = subprocess.run([sys.executable, "-m", "chsr.cli.main", "run", str(queries), "-p", "rrf", "-k", "5",
+    proc = subprocess.run([sys.executable, "-m", "tools.cli.main", "run", str(queries), "-p", "rrf", "-k", "5",
                            "--out", str(out), "--trec", str(trec), "--gateway", mesh.gateway],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -158,7 +158,7 @@ def test_cli_run_writes_run_file(mesh, tmp_path):
 def test_cli_ingest_rejects_bad_line_naming_it(mesh, tmp_path):
     corpus = tmp_path / "bad.jsonl"
     corpus.write_text('{"_id": "ok1", "text": "fine"}\n{"_id": "bad", "title": "no text"}\n')
-    proc = subprocess.run([sys.executable, "-m", "chsr.cli.main", "ingest", str(corpus), "--gateway", mesh.gateway],
+    proc = subprocess.run([sys.executable, "-m", "tools.cli.main", "ingest", str(corpus), "--gateway", mesh.gateway],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert "bad.jsonl:2" in proc.stderr and "'text'" in proc.stderr
@@ -182,8 +182,8 @@ def test_plain_stub_without_a_deadline_gets_the_same_answer(mesh):
         assert stub.VerifyIndex(gateway_pb2.VerifyIndexRequest()).consistent
         assert stub.ListPipelines(gateway_pb2.ListPipelinesRequest()).pipelines
         doc = common_pb2.Document(id="e2e-no-deadline", text="A document ingested without a deadline.")
-        summary = stub.Ingest(iter([gateway_pb2.IngestBatch(documents=[doc])]))
+        summary = stub.Ingest(iter([gateway_pb2.IngestRequest(documents=[doc])])).summary
         assert summary.received == 1
-        assert stub.Delete(common_pb2.DeleteRequest(doc_ids=["e2e-no-deadline"])).deleted == 1
+        assert stub.Delete(gateway_pb2.DeleteRequest(doc_ids=["e2e-no-deadline"])).deleted == 1
     finally:
         channel.close()

@@ -17,10 +17,9 @@ from typing import Callable
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from chsr.bench.driver import ClosedLoop, Sample, search_sample
-from chsr.bench.queries import demo_queries
+from tools.bench.driver import ClosedLoop, Sample, search_sample
+from tools.bench.queries import demo_queries
 from chsr.v1 import gateway_pb2, gateway_pb2_grpc
-from chsr.bench.mesh import environment  # noqa: F401  (re-exported for the fault tests)
 from tests.conftest import REPO_ROOT
 from tests.faults.outage import Timeline, unaffected_by
 

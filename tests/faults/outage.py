@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from chsr.bench.driver import Sample
+from tools.bench.driver import Sample
 from gateway.budget import STAGE_SHARE
 
 ALLOWED_ERRORS = {"UNAVAILABLE", "DEADLINE_EXCEEDED"}

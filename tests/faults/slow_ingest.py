@@ -16,8 +16,9 @@ from typing import Iterator
 
 import grpc
 
-from chsr.client import GatewayClient, read_corpus
-from chsr.docs import Doc
+from chsr.client import GatewayClient
+from tools.corpus import read_corpus
+from chsr.documents import Doc
 
 
 def paced(docs: list[Doc], delay_s: float) -> Iterator[Doc]:

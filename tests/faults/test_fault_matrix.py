@@ -28,11 +28,12 @@ import time
 
 import pytest
 
-from chsr.bench.queries import demo_queries
-from chsr.client import GatewayClient, read_corpus
+from tools.bench.queries import demo_queries
+from chsr.client import GatewayClient
+from tools.corpus import read_corpus
 from tests.conftest import DEMO_CORPUS, start_mesh
 from tests.faults.harness import (DEADLINE_S, ENGINE_HEALTH, ENGINES_SH, MESH_ENV, OUTAGE_S, PRE_S, RECOVERY_S,
-                                  SLACK_MS, drop_engine_data, engines_cmd, environment, grpc_serving,
+                                  SLACK_MS, drop_engine_data, engines_cmd, grpc_serving,
                                   require_engines, search_load, settle_and_stop, stop_process, wait_until)
 from tests.faults.outage import ALLOWED_ERRORS, OutageReport, Timeline, analyse
 
@@ -55,8 +56,7 @@ ENGINE_ENV = {  # keep the test's data apart from colleagues' indices and cache 
 @pytest.fixture(scope="module")
 def fault_mesh(tmp_path_factory):  # type: ignore[no-untyped-def]
     """An embedded mesh of our own (restart off): the tests stop and start its services."""
-    with environment(MESH_ENV):
-        m = start_mesh(tmp_path_factory.mktemp("faults"))
+    m = start_mesh(tmp_path_factory.mktemp("faults"), extra_env=MESH_ENV)
         try:
             GatewayClient(m.gateway).ingest(read_corpus(DEMO_CORPUS))
             warm_up(m.gateway)
@@ -75,8 +75,7 @@ def warm_up(gateway: str) -> None:
 @pytest.fixture(scope="module")
 def engines_mesh(tmp_path_factory):  # type: ignore[no-untyped-def]
     require_engines()
-    with environment(ENGINE_ENV | MESH_ENV):
-        m = start_mesh(tmp_path_factory.mktemp("faults-engines"), backend="engines")
+    m = start_mesh(tmp_path_factory.mktemp("faults-engines"), backend="engines", extra_env=ENGINE_ENV | MESH_ENV)
         try:
             GatewayClient(m.gateway).ingest(read_corpus(DEMO_CORPUS))
             warm_up(m.gateway)

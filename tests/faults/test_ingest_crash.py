@@ -20,9 +20,10 @@ from typing import Callable
 
 import pytest
 
-from chsr.client import GatewayClient, read_corpus
+from chsr.client import GatewayClient
+from tools.corpus import read_corpus
 from tests.conftest import DEMO_CORPUS, REPO_ROOT, Mesh, start_mesh
-from tests.faults.harness import (ENGINE_HEALTH, MESH_ENV, drop_engine_data, engines_cmd, environment,
+from tests.faults.harness import (ENGINE_HEALTH, MESH_ENV, drop_engine_data, engines_cmd,
                                   grpc_serving, require_engines, stop_process, wait_until)
 
 pytestmark = [pytest.mark.slow]
@@ -83,7 +84,7 @@ def crash_and_recover(mesh: Mesh, kill_backend: Callable[[], None], restart_back
     restart_backend()
     reconnect_s = gateway_sees_backends(gateway)
     # 3. a plain rerun completes and every backend holds exactly the corpus
-    rerun = subprocess.run([sys.executable, "-m", "chsr.cli.main", "ingest", str(DEMO_CORPUS), "--batch-size", "16",
+    rerun = subprocess.run([sys.executable, "-m", "tools.cli.main", "ingest", str(DEMO_CORPUS), "--batch-size", "16",
                             "--gateway", gateway], cwd=str(REPO_ROOT), capture_output=True, text=True, timeout=600)
     assert rerun.returncode == 0, rerun.stderr[-1000:]
     report = GatewayClient(gateway).verify(CORPUS_IDS)
@@ -91,7 +92,7 @@ def crash_and_recover(mesh: Mesh, kill_backend: Callable[[], None], restart_back
         assert (b.count, b.missing_count, b.extra_count) == (len(CORPUS_IDS), 0, 0), b
     assert report.consistent
     assert set(counts(gateway).values()) == {len(CORPUS_IDS)}
-    cli = subprocess.run([sys.executable, "-m", "chsr.cli.main", "index", "verify", "--corpus", str(DEMO_CORPUS),
+    cli = subprocess.run([sys.executable, "-m", "tools.cli.main", "index", "verify", "--corpus", str(DEMO_CORPUS),
                           "--gateway", gateway], cwd=str(REPO_ROOT), capture_output=True, text=True, timeout=300)
     assert cli.returncode == 0 and "consistent" in cli.stdout, cli.stdout + cli.stderr
     return {"after_client_kill": after_client_kill, "gateway_reconnect_s": round(reconnect_s, 2),
@@ -99,8 +100,7 @@ def crash_and_recover(mesh: Mesh, kill_backend: Callable[[], None], restart_back
 
 
 def test_ingest_survives_client_and_dense_crash(tmp_path: Path, fault_report) -> None:  # type: ignore[no-untyped-def]
-    with environment(MESH_ENV):
-        mesh = start_mesh(tmp_path)
+    mesh = start_mesh(tmp_path, extra_env=MESH_ENV)
         sup, addr = mesh.supervisor, mesh.layout.addr("dense")
         try:
             found = crash_and_recover(
@@ -120,8 +120,7 @@ def test_ingest_survives_client_and_weaviate_crash(tmp_path: Path,
     require_engines()
     # start from an empty index/collection even if an earlier run was interrupted before its clean-up
     drop_engine_data(CRASH_ENV["CHSR_ES_INDEX"], CRASH_ENV["CHSR_WEAVIATE_COLLECTION"])
-    with environment(CRASH_ENV | MESH_ENV):
-        mesh = start_mesh(tmp_path, backend="engines")
+    mesh = start_mesh(tmp_path, backend="engines", extra_env=CRASH_ENV | MESH_ENV)
         try:
             found = crash_and_recover(
                 mesh,

@@ -6,7 +6,7 @@ import threading
 
 from pytest import approx
 
-from chsr.bench.driver import ClosedLoop, Sample
+from tools.bench.driver import ClosedLoop, Sample
 from tests.faults.outage import Timeline, analyse, recovery_time
 
 DEADLINE = 2.0

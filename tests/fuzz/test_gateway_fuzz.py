@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chsr.bench.queries import demo_queries
-from chsr.client import GatewayClient, read_corpus
+from tools.bench.queries import demo_queries
+from chsr.client import GatewayClient
+from tools.corpus import read_corpus
 from chsr.config import Settings
 from chsr.scope import INT_FIELDS, STR_FIELDS
 from chsr.v1 import common_pb2, gateway_pb2
@@ -147,11 +148,11 @@ def test_long_query_within_size_limit_names_query(channel, fuzz_log):  # type: i
     assert code == "INVALID_ARGUMENT" and details.startswith("query"), f"{code}: {details}"
 
 
-@pytest.mark.parametrize("batches", [[], [gateway_pb2.IngestBatch()], [gateway_pb2.IngestBatch()] * 3])
+@pytest.mark.parametrize("batches", [[], [gateway_pb2.IngestRequest()], [gateway_pb2.IngestRequest()] * 3])
 def test_empty_ingest_streams(channel, fuzz_log, batches):  # type: ignore[no-untyped-def]
     try:
         summary = channel.stream_unary("/chsr.v1.GatewayService/Ingest",
-                                       request_serializer=gateway_pb2.IngestBatch.SerializeToString,
+                                       request_serializer=gateway_pb2.IngestRequest.SerializeToString,
                                        response_deserializer=gateway_pb2.IngestSummary.FromString)(
             iter(batches), timeout=30)
     except grpc.RpcError as exc:
@@ -177,12 +178,12 @@ documents = st.builds(
 def test_random_documents_are_indexed_or_named(channel, mesh, fuzz_log, docs):  # type: ignore[no-untyped-def]
     """Valid random documents are ingested and then deleted again so the shared mesh keeps its corpus."""
     docs = [d for d in docs if not d.id.startswith("demo:")]
-    code, details = call_raw(channel, "Ingest", gateway_pb2.IngestBatch(documents=docs).SerializeToString(), 60)
+    code, details = call_raw(channel, "Ingest", gateway_pb2.IngestRequest(documents=docs).SerializeToString(), 60)
     fuzz_log("random_documents", code)
     check(code, details)
     assert code in {"OK", "INVALID_ARGUMENT"}, f"{code}: {details}"
     if code == "OK" and docs:
-        code, details = call_raw(channel, "Delete", common_pb2.DeleteRequest(doc_ids=[d.id for d in docs])
+        code, details = call_raw(channel, "Delete", gateway_pb2.DeleteRequest(doc_ids=[d.id for d in docs])
                                  .SerializeToString())
         assert code == "OK", f"{code}: {details}"
 
@@ -190,7 +191,7 @@ def test_random_documents_are_indexed_or_named(channel, mesh, fuzz_log, docs):  
 @SMALL
 @given(ids=st.lists(st.text(max_size=30).filter(lambda s: not s.startswith("demo:")), max_size=5))
 def test_random_delete_and_verify_ids(channel, fuzz_log, ids):  # type: ignore[no-untyped-def]
-    for method, msg in (("Delete", common_pb2.DeleteRequest(doc_ids=ids)),
+    for method, msg in (("Delete", gateway_pb2.DeleteRequest(doc_ids=ids)),
                         ("VerifyIndex", gateway_pb2.VerifyIndexRequest(expected_ids=ids))):
         code, details = call_raw(channel, method, msg.SerializeToString(), 60)
         fuzz_log(f"random_ids_{method}", code)

@@ -14,8 +14,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from chsr.docs import Doc
-from chsr.retrieval import Hit, UpsertResult
+from chsr.documents import Doc
+from services.retrieval.backend import Hit, UpsertResult
 from chsr.scope import SCOPE_FIELDS, Scope
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from chsr.config import Settings
-from chsr.docs import Doc
+from chsr.documents import Doc
 from tests.conftest import DEMO_CORPUS
 
 DEMO_QUERIES = DEMO_CORPUS.parent / "queries.jsonl"

@@ -14,7 +14,7 @@ from typing import Iterator
 
 import pytest
 
-from chsr.docs import Doc
+from chsr.documents import Doc
 from chsr.scope import Scope
 from tests.integration.backends import Handle, corpus_filters, overlap_at
 
@@ -87,7 +87,7 @@ class Handles:
 def encoder(settings):  # type: ignore[no-untyped-def]
     """MiniLM with the user's content-addressed embedding cache (CHSR_CACHE_DIR), so only the
     first run on a machine pays for encoding the demo corpus."""
-    from chsr.models import default_model_path
+    from services.inference.model_files import default_model_path
     from services.dense.encoder import Encoder
     return Encoder(default_model_path(), settings.cache_dir)
 

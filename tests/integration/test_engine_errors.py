@@ -11,8 +11,8 @@ import time
 import numpy as np
 import pytest
 
-from chsr.docs import Doc
-from chsr.retrieval import BackendUnavailable
+from chsr.documents import Doc
+from services.retrieval.backend import BackendUnavailable
 from chsr.scope import Scope
 
 FAIL_FAST_S = 3.0  # well under the gateway's 5 s default deadline

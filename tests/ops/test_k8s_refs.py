@@ -2,7 +2,7 @@
 
 Generic checks live in tests/ops/k8s_refs.py; this file applies them to each overlay and adds
 what only this mesh knows: ports from docs/TEAM_CONVENTIONS.md, entry modules from
-chsr/cli/up_cmd.py, ConfigMap keys that chsr/config.py reads, and the hardening issue 6 asks for.
+tools/cli/up_cmd.py, ConfigMap keys that chsr/config.py reads, and the hardening issue 6 asks for.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from chsr.cli.up_cmd import MODULES
+from tools.cli.up_cmd import MODULES
 from chsr.config import DEFAULT_METRICS_PORTS, DEFAULT_PORTS, Settings
 from tests.ops.conftest import REPO_ROOT, load_docs, manifest_files
 from tests.ops.k8s_refs import Index, all_errors, pod_labels, selects

@@ -30,6 +30,7 @@ class Pki:
     client: Pair
     rogue_ca: Path       # an unrelated CA
     rogue_client: Pair   # a client cert signed by the unrelated CA
+    ca_key: Path         # to issue more client certs (issue_client)
 
 
 def _name(common_name: str) -> x509.Name:
@@ -83,4 +84,12 @@ def make_pki(directory: Path) -> Pki:
     rogue_path, rogue_key, rogue_cert = _ca(directory, "rogue-ca")
     return Pki(ca=ca_path, server=_leaf(directory, "server", ca_key, ca_cert, server=True),
                client=_leaf(directory, "client", ca_key, ca_cert, server=False), rogue_ca=rogue_path,
-               rogue_client=_leaf(directory, "rogue-client", rogue_key, rogue_cert, server=False))
+               rogue_client=_leaf(directory, "rogue-client", rogue_key, rogue_cert, server=False),
+               ca_key=_write(directory / "test-ca.key", _key_pem(ca_key)))
+
+
+def issue_client(pki: Pki, directory: Path, common_name: str) -> Pair:
+    """Another client certificate from the same CA, for ``common_name``."""
+    ca_cert = x509.load_pem_x509_certificate(pki.ca.read_bytes())
+    ca_key = serialization.load_pem_private_key(pki.ca_key.read_bytes(), password=None)
+    return _leaf(directory, common_name, ca_key, ca_cert, server=False)

@@ -13,7 +13,7 @@ import uuid
 import grpc
 import pytest
 
-from chsr.cli.up_cmd import SERVICES
+from tools.cli.up_cmd import SERVICES
 from chsr.client import GatewayClient
 from chsr.scope import Scope
 from gateway.cache.base import cache_key

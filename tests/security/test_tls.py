@@ -1,4 +1,4 @@
-"""TLS and mTLS on a real server started through ``chsr.server_bootstrap.start_server`` (issue 7, security).
+"""TLS and mTLS on a real server started through ``chsr.server.start_server``.
 
 The fusion servicer (no data needed) runs behind the shared bootstrap with
 ``tls_cert``/``tls_key`` (TLS) or also ``tls_ca`` (mTLS, client certs required);
@@ -16,7 +16,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from chsr.channels import channel_options, get_channel
 from chsr.config import Settings
-from chsr.server_bootstrap import RunningServer, start_server
+from chsr.server import RunningServer, start_server
 from chsr.tls import channel_credentials
 from chsr.v1 import fusion_pb2, fusion_pb2_grpc
 from services.fusion.servicer import FusionServicer

@@ -10,7 +10,7 @@ block of one) and scored by its best passage (MaxP). Exact search takes the max 
 block, masks documents, then top-k documents; HNSW indexes passages, fetches more passages than
 k and groups them by document until k documents are found. The mode is stored with the vectors;
 opening a data dir in another mode raises :class:`PassageModeMismatch` unless a ``reencode``
-function is given (``python -m services.dense.reindex``).
+function is given (``python -m tools.reindex_dense``).
 """
 
 from __future__ import annotations
@@ -25,12 +25,13 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from chsr.columns import MetadataColumns
-from chsr.docs import Doc
-from chsr.docstore import DocStore
-from chsr.retrieval import Hit, UpsertResult
+from services.retrieval.columns import MetadataColumns
+from chsr.documents import Doc
+from services.retrieval.docstore import DocStore
+from services.retrieval.backend import Hit, UpsertResult
 from chsr.scope import Scope
-from services.dense.passages import PassageMode
+from chsr.config import PassageMode
+from services.dense.passages import parse_passage_mode, storage_key
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ class EmbeddedDenseBackend:
         self._vec_db.execute("CREATE TABLE IF NOT EXISTS vec (id TEXT PRIMARY KEY, v BLOB NOT NULL)")
         self._vec_db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         self._dim, self._index_kind, self._ef, self._m = dim, index, ef, m
-        self._mode = PassageMode.from_str(passages)
+        self._mode = parse_passage_mode(passages)
         self._lock = threading.RLock()
         self._built_generation = -1
         self._index = _Index([], np.zeros((0, dim), np.float32), None, None, MetadataColumns([]))
@@ -83,14 +84,14 @@ class EmbeddedDenseBackend:
         row = self._vec_db.execute("SELECT value FROM meta WHERE key='passages'").fetchone()
         has_vectors = self._vec_db.execute("SELECT 1 FROM vec LIMIT 1").fetchone() is not None
         stored = row[0] if row else ("off" if has_vectors else None)  # before issue 4 only "off" existed
-        wanted = self._mode.storage_key()
+        wanted = storage_key(self._mode)
         if stored is not None and stored != wanted and has_vectors:
             if reencode is None:
                 raise PassageModeMismatch(
                     f"{root} holds dense vectors built with passages={stored!r} but this process runs "
                     f"passages={wanted!r} (CHSR_DENSE_PASSAGES); refusing to mix them. Set "
                     f"CHSR_DENSE_PASSAGES back, re-encode the stored documents with "
-                    f"`python -m services.dense.reindex` (uses the embedding cache), or use an empty CHSR_DATA_DIR.")
+                    f"`python -m tools.reindex_dense` (uses the embedding cache), or use an empty CHSR_DATA_DIR.")
             self._reencode_all(reencode)
         self._vec_db.execute("INSERT OR REPLACE INTO meta VALUES ('passages', ?)", (wanted,))
 
@@ -107,7 +108,7 @@ class EmbeddedDenseBackend:
             self._vec_db.execute("BEGIN")
             self._vec_db.execute("DELETE FROM vec")
             self._vec_db.executemany("INSERT INTO vec VALUES (?, ?)", rows)
-            self._vec_db.execute("INSERT OR REPLACE INTO meta VALUES ('passages', ?)", (self._mode.storage_key(),))
+            self._vec_db.execute("INSERT OR REPLACE INTO meta VALUES ('passages', ?)", (storage_key(self._mode),))
             self._vec_db.execute("COMMIT")
             self._built_generation = -1
 
@@ -248,7 +249,7 @@ class EmbeddedDenseBackend:
 
     def details(self) -> dict[str, str]:
         return {"index": self._index_kind, "dim": str(self._dim), "similarity": "cosine",
-                "passages": self._mode.storage_key()}
+                "passages": storage_key(self._mode)}
 
     def close(self) -> None:
         self._store.close()

@@ -47,10 +47,10 @@ from weaviate.exceptions import (UnexpectedStatusCodeError, WeaviateBaseError, W
 from weaviate.util import generate_uuid5
 
 from chsr.config import Settings
-from chsr.docs import METADATA_FIELDS, METADATA_INT, Doc
-from chsr.retrieval import BackendUnavailable, Hit, ItemFailure, UpsertResult
+from chsr.documents import METADATA_FIELDS, METADATA_INT, Doc
+from services.retrieval.backend import BackendUnavailable, Hit, ItemFailure, UpsertResult
 from chsr.scope import Scope
-from services.dense.passages import PassageMode
+from chsr.config import PassageMode
 
 log = logging.getLogger(__name__)
 
@@ -88,18 +88,17 @@ class WeaviateDenseBackend:
 
     @classmethod
     def from_settings(cls, settings: Settings, dim: int) -> "WeaviateDenseBackend":
-        """HNSW values come from optional settings fields (``CHSR_WEAVIATE_EF``, ``..._EF_CONSTRUCTION``,
-        ``..._MAX_CONNECTIONS``) and default to the embedded HNSW backend's values when absent.
-        Raises ``ValueError`` for ``CHSR_DENSE_PASSAGES`` other than ``off`` (embedded-only, issue 4)."""
-        if PassageMode.from_str(getattr(settings, "dense_passages", "off")) is not PassageMode.OFF:
+        """HNSW values from ``CHSR_WEAVIATE_EF``, ``..._EF_CONSTRUCTION`` and ``..._MAX_CONNECTIONS``.
+        Raises ``ValueError`` for ``CHSR_DENSE_PASSAGES`` other than ``off`` (embedded backend only)."""
+        if settings.dense_passages is not PassageMode.OFF:
             raise ValueError("CHSR_DENSE_PASSAGES=maxp is implemented by the embedded dense backend only; the "
                              "Weaviate backend (CHSR_BACKEND=engines) stores one object per document. Unset "
                              "CHSR_DENSE_PASSAGES or use CHSR_BACKEND=embedded.")
         return cls(settings.weaviate_http, settings.weaviate_grpc, settings.weaviate_collection, dim,
-                   ef=int(getattr(settings, "weaviate_ef", 128)),
-                   ef_construction=int(getattr(settings, "weaviate_ef_construction", 200)),
-                   max_connections=int(getattr(settings, "weaviate_max_connections", 16)),
-                   exact_pool=int(getattr(settings, "weaviate_exact_pool", EXACT_POOL)))
+                   ef=settings.weaviate_ef,
+                   ef_construction=settings.weaviate_ef_construction,
+                   max_connections=settings.weaviate_max_connections,
+                   exact_pool=settings.weaviate_exact_pool)
 
     # ---- plumbing ------------------------------------------------------------
     @contextmanager

@@ -33,8 +33,8 @@ from elastic_transport import TransportError
 from elasticsearch import ApiError, Elasticsearch, NotFoundError
 
 from chsr.config import Settings
-from chsr.docs import METADATA_FIELDS, METADATA_INT, Doc
-from chsr.retrieval import BackendUnavailable, Hit, ItemFailure, UpsertResult
+from chsr.documents import METADATA_FIELDS, METADATA_INT, Doc
+from services.retrieval.backend import BackendUnavailable, Hit, ItemFailure, UpsertResult
 from chsr.scope import Scope
 
 log = logging.getLogger(__name__)
@@ -62,11 +62,10 @@ class ElasticsearchSparseBackend:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "ElasticsearchSparseBackend":
-        """k1/b/timeout come from optional settings fields (``CHSR_ES_BM25_K1``, ``CHSR_ES_BM25_B``,
-        ``CHSR_ES_TIMEOUT_S``) and default to the embedded backend's values when absent."""
+        """BM25 k1/b and the query timeout from ``CHSR_ES_BM25_K1``, ``CHSR_ES_BM25_B``, ``CHSR_ES_TIMEOUT_S``."""
         return cls(settings.es_url, settings.es_index,
-                   k1=float(getattr(settings, "es_bm25_k1", 1.2)), b=float(getattr(settings, "es_bm25_b", 0.75)),
-                   request_timeout_s=float(getattr(settings, "es_timeout_s", 5.0)))
+                   k1=settings.es_bm25_k1, b=settings.es_bm25_b,
+                   request_timeout_s=settings.es_timeout_s)
 
     # ---- plumbing ------------------------------------------------------------
     @contextmanager

@@ -15,10 +15,10 @@ from typing import Iterator, Sequence
 import bm25s
 import numpy as np
 
-from chsr.columns import MetadataColumns
-from chsr.docs import Doc
-from chsr.docstore import DocStore
-from chsr.retrieval import Hit, UpsertResult
+from services.retrieval.columns import MetadataColumns
+from chsr.documents import Doc
+from services.retrieval.docstore import DocStore
+from services.retrieval.backend import Hit, UpsertResult
 from chsr.scope import Scope
 from chsr.text import tokenize
 

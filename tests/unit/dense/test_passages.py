@@ -1,6 +1,6 @@
 """MaxP long-document dense encoding (issue 4): splitting, scoring, gating, persistence, mode changes.
 
-Uses the real bundled MiniLM (``chsr.models.default_model_path()``) on a tiny synthetic corpus whose
+Uses the real bundled MiniLM (``services.inference.model_files.default_model_path()``) on a tiny synthetic corpus whose
 relevant text sits past word-piece 256, where a whole-document vector cannot see it.
 """
 
@@ -11,10 +11,11 @@ import sqlite3
 import numpy as np
 import pytest
 
-from chsr.docs import Doc
+from chsr.documents import Doc
 from chsr.scope import Scope
 from services.dense.backends.embedded import EmbeddedDenseBackend, PassageModeMismatch
-from services.dense.passages import PassageMode, token_windows
+from chsr.config import PassageMode
+from services.dense.passages import parse_passage_mode, token_windows
 
 pytestmark = pytest.mark.unit
 
@@ -62,7 +63,7 @@ DOCS = _corpus()
 
 @pytest.fixture(scope="module")
 def encoder(tmp_path_factory):
-    from chsr.models import default_model_path
+    from services.inference.model_files import default_model_path
     from services.dense.encoder import Encoder
 
     return Encoder(default_model_path(), tmp_path_factory.mktemp("emb"))
@@ -97,10 +98,10 @@ def test_token_windows_hand_computed():
     assert token_windows([0, 1], size=4, overlap=1) == [(0, 2)]
 
 
-def test_passage_mode_from_str():
-    assert PassageMode.from_str("MaxP") is PassageMode.MAXP and PassageMode.from_str("off") is PassageMode.OFF
+def test_passage_mode_parsing():
+    assert parse_passage_mode("MaxP") is PassageMode.MAXP and parse_passage_mode("off") is PassageMode.OFF
     with pytest.raises(ValueError, match="off, maxp"):
-        PassageMode.from_str("firstp")
+        parse_passage_mode("firstp")
 
 
 def test_passages_fit_the_window(encoder):
@@ -179,7 +180,7 @@ def test_idempotent_reingest_and_restart(tmp_path, encoder, blocks, query):
 
 
 def test_mode_change_refused_or_reencoded(tmp_path, encoder, blocks, query):
-    from services.dense.reindex import vectorizer
+    from tools.reindex_dense import vectorizer
 
     off = _backend(tmp_path, encoder, "off")
     off.upsert(DOCS, _whole(encoder))
@@ -214,12 +215,12 @@ def test_off_mode_rejects_passage_blocks(tmp_path, encoder, blocks):
         backend.upsert(DOCS, _whole(encoder)[:2])
 
 
-def test_servicer_upserts_passages_in_maxp(tmp_path, encoder):
-    from services.dense.servicer import DenseServicer
+def test_leg_upserts_passages_in_maxp(tmp_path, encoder):
+    from services.dense.leg import DenseLeg
 
-    servicer = DenseServicer(_backend(tmp_path, encoder, "maxp"), encoder, microbatch=False)
-    assert servicer._upsert(DOCS).indexed == len(DOCS)
-    assert servicer._search(QUERY, Scope(), 1, False)[0].doc_id == "long-fin"
+    leg = DenseLeg(_backend(tmp_path, encoder, "maxp"), encoder, microbatch=False)
+    assert leg.upsert(DOCS).indexed == len(DOCS)
+    assert leg.search(QUERY, Scope(), 1, exact=False, with_docs=False, model="minilm")[0].doc_id == "long-fin"
 
 
 def test_weaviate_rejects_maxp():

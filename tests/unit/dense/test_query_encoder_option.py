@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from chsr.config import Settings
-from chsr.models import default_model_path
+from services.inference.model_files import default_model_path
 from services.dense.encoder import Encoder
 from services.dense.onnx_encoder import onnx_available
 from services.dense.server import query_encoder

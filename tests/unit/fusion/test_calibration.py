@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from services.fusion.build_cdf import build_calibrators
+from tools.calibrate.build_cdf import build_calibrators
 from services.fusion.calibration import Calibrator, build_cdf, load_calibrators
 
 pytestmark = pytest.mark.unit

@@ -4,9 +4,9 @@ import grpc
 import numpy as np
 import pytest
 
-from chsr.inprocess import InProcessAbort, LocalContext
+from chsr.inprocess import InProcessAbort, InProcessStub
 from chsr.v1 import common_pb2, fusion_pb2
-from services.fusion.build_cdf import build_calibrators
+from tools.calibrate.build_cdf import build_calibrators
 from services.fusion.servicer import FusionServicer
 
 pytestmark = pytest.mark.unit
@@ -26,7 +26,7 @@ def request(mode="rrf", params=None, k=0, sparse_weight=0.0):
 
 
 def call(servicer, req):
-    return servicer.Fuse(req, LocalContext(None))
+    return InProcessStub(servicer).Fuse(req)
 
 
 def abort_of(servicer, req):

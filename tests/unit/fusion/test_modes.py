@@ -7,7 +7,7 @@ import pytest
 
 from services.fusion.calibration import build_cdf
 from services.fusion.modes import FusionMode, fuse
-from services.fusion.params import ParamError
+from chsr.errors import InvalidArgument
 
 pytestmark = pytest.mark.unit
 
@@ -209,6 +209,6 @@ def test_alpha_modes_need_sparse_and_dense_names():
     ({"adaptive_signal": "clarity"}, "params.adaptive_signal"),
 ])
 def test_bad_params_name_the_field(params, field):
-    with pytest.raises(ParamError) as err:
+    with pytest.raises(InvalidArgument) as err:
         fuse(LISTS, "linear", 0, params)
     assert err.value.field == field and str(err.value).startswith(field)

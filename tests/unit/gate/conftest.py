@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from services.gate.vocabulary import DEMO_CORPUS, Vocabulary
+from services.gate.vocabulary import Vocabulary
+from tools.demo import DEMO_CORPUS
 
 #: (paper, subject, level, exam_board, year, session, content_type, question_number) - a hand-made corpus
 #: that exercises colloquial Gaokao names, grade templates and (paper, year) gaps.

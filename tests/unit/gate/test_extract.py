@@ -307,7 +307,7 @@ def test_empty_query_text_gives_an_empty_scope(bundled):
 
 
 def test_accuracy_scoring_counts_exact_over_and_missed(bundled):
-    from services.gate.accuracy import score_extraction
+    from tools.eval.gate_accuracy import score_extraction
 
     cases = [
         {"case_id": "a", "query": "2019 AMC 10A problem 7", "scope": {"paper": "AMC 10A", "year": 2019, "subject": None}},

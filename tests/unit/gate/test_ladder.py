@@ -17,26 +17,26 @@ FULL = Scope.from_dict({
 })
 
 
-def _steps(rungs):
-    return [r.label for r in rungs]
+def _labels(steps):
+    return [r.label for r in steps]
 
 
 def test_full_ladder_without_strict_keys_widens_to_the_nearest_scope_first():
     scope = Scope.from_dict({"subject": "chemistry", "level": "grade_10", "content_type": "mark_scheme",
                              "question_number": 4})
-    rungs = build_ladder(scope, [], False)
-    assert _steps(rungs) == ["W0", "W1", "W2", "W2", "W2", "W2", "W3"]
-    w0, w1, w2band, w2a, w2b, w2c, w3 = rungs
-    assert w0.filter == scope and w0.step == common_pb2.W0_EXACT
+    steps = build_ladder(scope, [], False)
+    assert _labels(steps) == ["W0", "W1", "W2", "W2", "W2", "W2", "W3"]
+    w0, w1, w2band, w2a, w2b, w2c, w3 = steps
+    assert w0.filter == scope and w0.step == common_pb2.RELAXATION_STEP_W0_EXACT
     assert w1.filter == Scope.from_dict({"subject": "chemistry", "level": "grade_10",
                                          "content_type": ["mark_scheme", "solution"]})
     assert w2band.filter.level == ("grade_10", "high_school")
     assert w2a.filter.level == ("grade_9", "grade_10", "grade_11", "high_school")
-    assert w2a.filter.content_type == ("mark_scheme", "solution") and w2a.step == common_pb2.W2_DROP_LEVEL
+    assert w2a.filter.content_type == ("mark_scheme", "solution") and w2a.step == common_pb2.RELAXATION_STEP_W2_DROP_LEVEL
     assert set(w2b.filter.level) >= {"grade_8", "grade_12"}
     assert w2c.filter == Scope.from_dict({"subject": "chemistry"})
-    assert w3.filter.is_empty() and w3.lexical_only and w3.step == common_pb2.W3_UNFILTERED_LEXICAL
-    assert not any(r.lexical_only for r in rungs[:-1])
+    assert w3.filter.is_empty() and w3.lexical_only and w3.step == common_pb2.RELAXATION_STEP_W3_UNFILTERED_LEXICAL
+    assert not any(r.lexical_only for r in steps[:-1])
 
 
 def test_college_and_high_school_are_neighbours():
@@ -54,10 +54,10 @@ def test_general_science_widens_to_disciplines_with_the_level():
     assert "chemistry" not in w2.filter.subject
 
 
-def test_strict_keys_block_w2_and_keep_the_question_number():
-    rungs = build_ladder(FULL, ["paper", "question_number"], False)
-    assert _steps(rungs) == ["W0", "W1", "W1", "W3"]
-    w1a, w1b = rungs[1], rungs[2]
+def test_strict_keys_block_w2_and_w3_and_keep_the_question_number():
+    steps = build_ladder(FULL, ["paper", "question_number"], False)
+    assert _labels(steps) == ["W0", "W1", "W1"]  # an explicit paper is never answered unfiltered
+    w1a, w1b = steps[1], steps[2]
     assert w1a.filter.question_number == (7,) and w1a.filter.paper == ("AMC 10A",)
     assert w1a.filter.content_type == ("solution", "mark_scheme") and w1a.filter.level == ("grade_10",)
     assert w1b.filter.content_type == () and w1b.filter.question_number == (7,)
@@ -70,8 +70,8 @@ def test_a_non_strict_question_number_is_a_topic_constraint():
 
 
 def test_strict_scope_returns_only_w0():
-    rungs = build_ladder(FULL, ["paper", "question_number"], True)
-    assert _steps(rungs) == ["W0"] and rungs[0].filter == FULL
+    steps = build_ladder(FULL, ["paper", "question_number"], True)
+    assert _labels(steps) == ["W0"] and steps[0].filter == FULL
 
 
 def test_soft_fields_are_dropped_at_w1_with_their_reason():
@@ -97,16 +97,16 @@ def test_w1_widens_a_discipline_to_its_parent():
     assert w1.filter.subject == ("physics", "chemistry", "science") and "widened" in w1.description
 
 
-def test_identical_rungs_are_skipped():
+def test_identical_steps_are_skipped():
     scope = Scope.from_dict({"subject": "history"})  # nothing to drop at W1 or W2
-    assert _steps(build_ladder(scope, [], False)) == ["W0", "W3"]
-    assert _steps(build_ladder(Scope(), [], False)) == ["W0"]
+    assert _labels(build_ladder(scope, [], False)) == ["W0", "W3"]
+    assert _labels(build_ladder(Scope(), [], False)) == ["W0"]
 
 
-def test_rungs_are_cumulative():
+def test_steps_are_cumulative():
     scope = Scope.from_dict({"subject": "biology", "level": "college", "content_type": "textbook", "year": 2020})
-    rungs = build_ladder(scope, [], False, soft_fields={"year": "low confidence"})
-    w1, w2a, w2c = rungs[1], rungs[2], rungs[3]
+    steps = build_ladder(scope, [], False, soft_fields={"year": "low confidence"})
+    w1, w2a, w2c = steps[1], steps[2], steps[3]
     assert w1.filter == Scope.from_dict({"subject": "biology", "level": "college", "content_type": "textbook"})
     assert w2a.filter.level == ("college", "high_school") and w2a.filter.year == ()
     assert w2c.filter == Scope.from_dict({"subject": "biology"})
@@ -120,5 +120,5 @@ def test_notes_label_w0():
 def test_to_proto_round_trip():
     rung = build_ladder(FULL, ["paper", "question_number"], False)[0]
     msg = rung.to_proto()
-    assert msg.step == common_pb2.W0_EXACT and Scope.from_proto(msg.filter) == FULL
+    assert msg.step == common_pb2.RELAXATION_STEP_W0_EXACT and Scope.from_proto(msg.filter) == FULL
     assert msg.description.startswith("W0 exact scope") and not msg.lexical_only

@@ -8,7 +8,8 @@ import pytest
 from chsr.inprocess import InProcessAbort, InProcessStub
 from chsr.scope import Scope
 from chsr.v1 import common_pb2, gate_pb2
-from services.gate.logic import GateInputError, run_gate
+from chsr.errors import InvalidArgument
+from services.gate.logic import run_gate
 from services.gate.servicer import GateServicer
 
 pytestmark = pytest.mark.unit
@@ -42,16 +43,23 @@ def test_expanded_query_only_when_asked(bundled):
     assert "wavelength" in run_gate(query, expand_query=True, vocab=bundled).expanded_query
 
 
-def test_year_after_the_corpus_ends_is_relaxed_at_w1_and_said(mini):
+def test_year_after_the_corpus_ends_is_said_and_a_pure_lookup_is_never_widened(mini):
     result = run_gate("2025 AMC 10A problem 5 solution", vocab=mini)
-    w0, w1 = result.ladder[0], result.ladder[1]
+    w0 = result.ladder[0]
     assert w0.filter.year == (2025,) and "2025" in w0.description
-    assert w1.filter.year == () and w1.filter.paper == ("AMC 10A",) and w1.filter.question_number == (5,)
     assert result.notes and result.topic_terms == []
+    assert [s.label for s in result.ladder] == ["W0"]  # nothing to recover by widening: abstain
+
+
+def test_year_after_the_corpus_ends_is_relaxed_at_w1_when_the_query_has_a_topic(mini):
+    result = run_gate("2025 AMC 10A problem 5 solution about the area of a triangle", vocab=mini)
+    w0, w1 = result.ladder[0], result.ladder[1]
+    assert w0.filter.year == (2025,) and result.topic_terms
+    assert w1.filter.year == () and w1.filter.paper == ("AMC 10A",) and w1.filter.question_number == (5,)
 
 
 def test_unknown_paper_is_dropped_at_w1_but_the_question_number_stays(mini):
-    result = run_gate("2022年新高考I卷数学第17题", vocab=mini)
+    result = run_gate("2022年新高考I卷数学第17题 函数 导数", vocab=mini)
     w1 = result.ladder[1]
     assert w1.filter.paper == () and w1.filter.question_number == (17,)
     assert "W2" not in [r.label for r in result.ladder]
@@ -65,13 +73,13 @@ def test_unknown_paper_is_dropped_at_w1_but_the_question_number_stays(mini):
     (Scope.from_dict({"question_number": 0}), "hints.question_number"),
 ])
 def test_invalid_hints_name_the_field(bundled, hints, field_name):
-    with pytest.raises(GateInputError) as info:
+    with pytest.raises(InvalidArgument) as info:
         run_gate("a question", hints, vocab=bundled)
     assert info.value.field == field_name
 
 
 def test_empty_query_is_rejected(bundled):
-    with pytest.raises(GateInputError, match="query"):
+    with pytest.raises(InvalidArgument, match="query"):
         run_gate("  ", vocab=bundled)
 
 
@@ -87,9 +95,10 @@ def test_servicer_round_trip(stub):
     scope = Scope.from_proto(response.scope)
     assert scope.paper == ("AMC 10A",) and scope.session == ("A",) and scope.question_number == (7,)
     assert list(response.strict_keys) == ["paper", "question_number"]
-    # nothing to drop at W1 (no content type, strict paper + number), W2 blocked by the strict keys
-    assert [s.step for s in response.ladder] == [common_pb2.W0_EXACT, common_pb2.W3_UNFILTERED_LEXICAL]
-    assert response.ladder[-1].lexical_only and not response.ladder[0].lexical_only
+    # nothing to drop at W1 (no content type, strict paper + number), W2 and the unfiltered W3
+    # are never offered with strict keys
+    assert [s.step for s in response.ladder] == [common_pb2.RELAXATION_STEP_W0_EXACT]
+    assert not response.ladder[0].lexical_only
     fields = {c.field: c for c in response.confidence}
     assert fields["paper"].confidence > 0.9 and fields["paper"].evidence
 

@@ -10,7 +10,7 @@ import pytest
 from chsr.scope import Scope
 from services.gate.lexicon import SpanText, parse_number
 from services.gate.vocabulary import (
-    BUNDLED_PATH, ENV_VAR, Vocabulary, build_vocabulary_from_corpus, write_corpus_vocabulary,
+    BUNDLED_PATH, Vocabulary, build_vocabulary_from_corpus, write_corpus_vocabulary,
 )
 
 pytestmark = pytest.mark.unit
@@ -99,11 +99,6 @@ def test_load_rejects_a_file_that_is_not_a_corpus_vocabulary(tmp_path):
 
 def test_load_accepts_a_corpus_jsonl_directly(mini_corpus):
     assert Vocabulary.load(mini_corpus).paper("AMC 8") is not None
-
-
-def test_from_env_reads_the_variable(mini_corpus, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv(ENV_VAR, str(mini_corpus))
-    assert Vocabulary.from_env().paper("AMC 10B") is not None
 
 
 def test_corpus_facts(mini):

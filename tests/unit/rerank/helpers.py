@@ -1,6 +1,6 @@
 """Builders shared by the rerank tests."""
 
-from chsr.docs import Doc
+from chsr.documents import Doc
 from services.rerank.items import RerankItem
 
 

@@ -56,17 +56,21 @@ def test_inference_is_serialised_across_threads():
 
 
 def test_unknown_runtime_names_the_setting(tmp_path):
+    from pydantic import ValidationError
+
+    from chsr.config import Settings
     from services.rerank.servicer import RerankServicer
 
-    with pytest.raises(ValueError, match="cross_encoder_runtime"):
-        RerankServicer(runtime="tensorrt")
+    with pytest.raises(ValidationError, match="cross_encoder_runtime") as err:
+        Settings(cross_encoder_runtime="tensorrt")
+    assert "'torch' or 'onnx-int8'" in str(err.value)
     with pytest.raises(ValueError, match="cache_dir"):
         RerankServicer(runtime="onnx-int8")
     RerankServicer(runtime="onnx-int8", cache_dir=tmp_path)
 
 
 def test_model_fingerprint_changes_when_weights_change(tmp_path):
-    from chsr.models import model_fingerprint
+    from services.inference.model_files import model_fingerprint
 
     (tmp_path / "config.json").write_text("{}")
     (tmp_path / "model.safetensors").write_bytes(b"a")

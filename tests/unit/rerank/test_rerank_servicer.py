@@ -3,7 +3,7 @@
 import grpc
 import pytest
 
-from chsr.inprocess import InProcessAbort, LocalContext
+from chsr.inprocess import InProcessAbort, InProcessStub
 from chsr.scope import Scope
 from chsr.v1 import common_pb2, rerank_pb2
 from services.rerank.servicer import RerankServicer
@@ -23,7 +23,7 @@ def request(mode="dedup", params=None, k=0, scope=None):
 
 
 def call(servicer, req):
-    return servicer.Rerank(req, LocalContext(None))
+    return InProcessStub(servicer).Rerank(req)
 
 
 def abort_of(servicer, req):

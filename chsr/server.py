@@ -1,0 +1,119 @@
+"""One way to run a gRPC server: health, reflection, metrics, errors, auth, TLS, graceful stop.
+
+Each service's ``server.py`` only builds its servicers and calls :func:`run_service`.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import threading
+from concurrent import futures
+from dataclasses import dataclass
+from typing import Callable
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from prometheus_client import start_http_server
+from pydantic import ValidationError
+
+from chsr.config import Settings, load_settings
+from chsr.interceptors import MeshInterceptor, WriteCredentials
+from chsr.logging_setup import configure_logging
+from chsr.tls import server_credentials
+
+log = logging.getLogger(__name__)
+
+#: Adds servicers to a server and returns the full names of the services it added.
+Registrar = Callable[[grpc.Server], list[str]]
+DRAIN_GRACE_S = 5.0
+
+
+@dataclass
+class RunningServer:
+    server: grpc.Server
+    health: health.HealthServicer
+    port: int
+    service_names: list[str]
+
+    def stop(self, grace: float = DRAIN_GRACE_S) -> None:
+        for name in self.service_names + [""]:
+            self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+        self.server.stop(grace).wait()
+
+
+def write_credentials(settings: Settings) -> WriteCredentials:
+    return WriteCredentials(settings.ingest_token, settings.writer_identity_list)
+
+
+def start_server(
+    service: str,
+    register: Registrar,
+    settings: Settings,
+    port: int | None = None,
+    metrics_port: int | None = None,
+    max_workers: int = 16,
+) -> RunningServer:
+    """Build and start a server with the mesh interceptor, health and reflection."""
+    options = [
+        ("grpc.max_receive_message_length", settings.max_message_bytes),
+        ("grpc.max_send_message_length", settings.max_message_bytes),
+        ("grpc.keepalive_time_ms", 30_000),
+        ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+        ("grpc.keepalive_permit_without_calls", 1),
+    ]
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix=service),
+        interceptors=[MeshInterceptor(service, write_credentials(settings))], options=options,
+    )
+    names = register(server)
+    health_servicer = health.HealthServicer(experimental_non_blocking=True)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(names + [health.SERVICE_NAME, reflection.SERVICE_NAME], server)
+    bind_port = settings.port_for(service) if port is None else port
+    address = f"{settings.host}:{bind_port}"
+    creds = server_credentials(settings)
+    bound = server.add_secure_port(address, creds) if creds else server.add_insecure_port(address)
+    server.start()
+    for name in names + [""]:
+        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    m_port = settings.metrics_port_for(service) if metrics_port is None else metrics_port
+    if m_port:
+        start_http_server(m_port, addr=settings.host)
+    log.info("server started", extra={"grpc_port": bound, "metrics_port": m_port, "tls": bool(creds)})
+    return RunningServer(server=server, health=health_servicer, port=bound, service_names=names)
+
+
+def serve_forever(running: RunningServer, on_stop: Callable[[], None] | None = None) -> None:
+    """Block until SIGTERM/SIGINT, then drain (health NOT_SERVING, 5 s grace)."""
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    stop.wait()
+    log.info("shutting down")
+    running.stop()
+    if on_stop:
+        on_stop()
+
+
+def describe_settings_error(exc: ValidationError) -> str:
+    """``CHSR_BACKEND: Input should be 'embedded' or 'engines' (got 'engnes')``, one per bad variable."""
+    return "; ".join(f"CHSR_{'_'.join(map(str, e['loc'])).upper()}: {e['msg']} (got {e.get('input')!r})"
+                     for e in exc.errors())
+
+
+def run_service(name: str, build: Callable[[Settings], tuple[Registrar, Callable[[], None] | None]]) -> None:
+    """A service process's ``main``: settings (a bad value exits 2 naming it), logging, serve, drain.
+    ``build`` returns (register servicers on a server, on_stop)."""
+    try:
+        settings = load_settings()
+    except ValidationError as exc:
+        sys.stderr.write(f"{name}: invalid configuration: {describe_settings_error(exc)}\n")
+        raise SystemExit(2) from None
+    configure_logging(settings.log_level, settings.log_format, service=name)
+    register, on_stop = build(settings)
+    running = start_server(name, register, settings)
+    logging.getLogger(name).info("serving", extra={"port": running.port, "backend": settings.backend})
+    serve_forever(running, on_stop)

@@ -1,0 +1,175 @@
+"""One ladder step: parallel retrieval legs -> fusion -> fetch -> rerank.
+
+Legs run in parallel with the step's filter pushed into each engine and return ids and
+scores only; fusion's candidates are passed on as they come; then the gateway fetches the
+stored documents of the fused top (``max(k, rerank_pool)``) in one ``GetDocuments`` call,
+so the engines load tens of documents per query instead of every leg's full depth. A
+failed leg degrades the answer (``<leg>_unavailable``) instead of failing it; a failed
+rerank falls back to the fused order.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import grpc
+
+from chsr.errors import DeadlineExceeded, Unavailable
+from chsr.metrics import BACKEND_ERRORS
+from chsr.stages import LEXICAL_LEG
+from chsr.v1 import common_pb2, fusion_pb2, rerank_pb2, retriever_pb2
+from gateway.budget import Budget
+from gateway.pipelines import PipelineConfig
+from gateway.stubs import StageStubs
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class StepOutcome:
+    candidates: list[common_pb2.Candidate]
+    timings: dict[str, float] = field(default_factory=dict)
+    degraded: list[str] = field(default_factory=list)
+    fusion_telemetry: dict[str, float] = field(default_factory=dict)
+    rerank_telemetry: dict[str, float] = field(default_factory=dict)
+
+    def add_time(self, stage: str, ms: float) -> None:
+        self.timings[stage] = self.timings.get(stage, 0.0) + ms
+
+
+def _failed(what: str, errors: list[grpc.RpcError]) -> Exception:
+    """Every attempt failed: DEADLINE_EXCEEDED if they all timed out, else UNAVAILABLE."""
+    details = "; ".join(e.details() or e.code().name for e in errors)
+    if errors and all(e.code() == grpc.StatusCode.DEADLINE_EXCEEDED for e in errors):
+        return DeadlineExceeded(f"{what}: {details}")
+    return Unavailable(f"{what}: {details}")
+
+
+def _timed(method: Callable[..., Any], request: Any, timeout: float) -> tuple[Any, float]:
+    start = time.perf_counter()
+    response = method(request, timeout=timeout)
+    return response, (time.perf_counter() - start) * 1000
+
+
+class StepRunner:
+    def __init__(self, stubs: StageStubs, executor: ThreadPoolExecutor) -> None:
+        self._stubs = stubs
+        self._executor = executor
+
+    def run(self, query: str, step: common_pb2.LadderStep, flt: common_pb2.Scope, scope: common_pb2.Scope,
+            pipeline: PipelineConfig, k: int, budget: Budget) -> StepOutcome:
+        """``flt`` is what the legs filter by (the step's filter; B+ filters after retrieval by
+        the W0 scope instead); ``scope`` is the W0 scope the curriculum reranker aligns with."""
+        out = StepOutcome(candidates=[])
+        legs = (LEXICAL_LEG,) if step.lexical_only else pipeline.legs
+        lists = self._retrieve(query, flt, legs, pipeline, max(k, pipeline.depth), budget, out)
+        keep = max(k, pipeline.rerank_pool) if pipeline.rerank else k  # what rerank sees, else the answer
+        fused = self._fuse(query, lists, pipeline, keep, budget, out)
+        fused = self._fetch(fused, tuple(lists), budget, out)
+        out.candidates = self._rerank(query, fused, scope, pipeline, k, budget, out)
+        return out
+
+    def _retrieve(self, query: str, flt: common_pb2.Scope, legs: tuple[str, ...], pipeline: PipelineConfig,
+                  depth: int, budget: Budget, out: StepOutcome) -> dict[str, list[common_pb2.Candidate]]:
+        timeout = budget.for_stage("retrieve")
+        req = retriever_pb2.RetrieveRequest(query=query, filter=flt, k=depth, post_filter=pipeline.post_filter,
+                                            exact=pipeline.exact)
+        futures = {leg: self._executor.submit(_timed, self._stubs.retriever(leg).Retrieve, req, timeout)
+                   for leg in legs}
+        lists: dict[str, list[common_pb2.Candidate]] = {}
+        errors: list[grpc.RpcError] = []
+        for leg, fut in futures.items():
+            try:
+                resp, ms = fut.result()
+            except grpc.RpcError as exc:
+                errors.append(exc)
+                BACKEND_ERRORS.labels(leg, exc.code().name.lower()).inc()
+                out.degraded.append(f"{leg}_unavailable")
+                log.warning("retrieval leg failed", extra={"leg": leg, "code": exc.code().name})
+                continue
+            out.add_time(leg, ms)
+            lists[leg] = list(resp.candidates)
+        if not lists:
+            raise _failed("all retrieval legs failed", errors)
+        return lists
+
+    def _fuse(self, query: str, lists: dict[str, list[common_pb2.Candidate]], pipeline: PipelineConfig,
+              k: int, budget: Budget, out: StepOutcome) -> list[common_pb2.Candidate]:
+        out.add_time("fusion", 0.0)
+        if len(lists) == 1:
+            return next(iter(lists.values()))[:k]
+        req = fusion_pb2.FuseRequest(mode=pipeline.fusion_mode, k=k, params=dict(pipeline.fusion_params),
+                                     query=query, lists=[fusion_pb2.RankedList(name=name, candidates=cands)
+                                                         for name, cands in lists.items()])
+        try:
+            resp, ms = _timed(self._stubs.fusion.Fuse, req, budget.for_stage("fusion"))
+        except grpc.RpcError as exc:
+            BACKEND_ERRORS.labels("fusion", exc.code().name.lower()).inc()
+            out.degraded.append("fusion_unavailable")
+            first = lists.get(LEXICAL_LEG) or next(iter(lists.values()))
+            return first[:k]
+        out.add_time("fusion", ms)
+        out.fusion_telemetry.update(resp.telemetry)
+        return list(resp.candidates)
+
+    def _fetch(self, fused: list[common_pb2.Candidate], legs: tuple[str, ...], budget: Budget,
+               out: StepOutcome) -> list[common_pb2.Candidate]:
+        """Fill each candidate's document, asking the legs that retrieved first (every retriever
+        holds the corpus; the lexical one first); ids the first one lacks (a partial ingest) are
+        asked of the next. A candidate found nowhere (deleted since the search) is dropped."""
+        out.add_time("fetch", 0.0)
+        if not fused:
+            return fused
+        order = sorted(self._stubs.legs, key=lambda leg: (leg not in legs, leg != LEXICAL_LEG))
+        docs: dict[str, common_pb2.Document] = {}
+        errors: list[grpc.RpcError] = []
+        answered = False
+        for leg in order:
+            wanted = [c.doc_id for c in fused if c.doc_id not in docs]
+            if not wanted:
+                break
+            try:
+                resp, ms = _timed(self._stubs.retriever(leg).GetDocuments,
+                                  retriever_pb2.GetDocumentsRequest(doc_ids=wanted), budget.for_stage("fetch"))
+            except grpc.RpcError as exc:
+                errors.append(exc)
+                BACKEND_ERRORS.labels(f"{leg}_fetch", exc.code().name.lower()).inc()
+                log.warning("document fetch failed", extra={"leg": leg, "code": exc.code().name})
+                continue
+            answered = True
+            out.add_time("fetch", ms)
+            docs.update((d.id, d) for d in resp.documents)
+        if not answered:
+            raise _failed("document fetch failed on every retriever", errors)
+        hydrated = []
+        for cand in fused:
+            if cand.doc_id not in docs:
+                log.warning("fused candidate has no stored document; dropped", extra={"doc_id": cand.doc_id})
+                continue
+            cand.document.CopyFrom(docs[cand.doc_id])
+            hydrated.append(cand)
+        return hydrated
+
+    def _rerank(self, query: str, fused: list[common_pb2.Candidate], scope: common_pb2.Scope,
+                pipeline: PipelineConfig, k: int, budget: Budget, out: StepOutcome) -> list[common_pb2.Candidate]:
+        out.add_time("rerank", 0.0)
+        if not pipeline.rerank or not fused:
+            return fused[:k]
+        req = rerank_pb2.RerankRequest(query=query, candidates=fused[:max(k, pipeline.rerank_pool)], scope=scope,
+                                       mode=",".join(pipeline.rerank), k=k, params=dict(pipeline.rerank_params))
+        try:
+            resp, ms = _timed(self._stubs.rerank.Rerank, req, budget.for_stage("rerank"))
+        except DeadlineExceeded:
+            out.degraded.append("rerank_skipped_deadline")
+            return fused[:k]
+        except grpc.RpcError as exc:
+            BACKEND_ERRORS.labels("rerank", exc.code().name.lower()).inc()
+            out.degraded.append("rerank_unavailable")
+            return fused[:k]
+        out.add_time("rerank", ms)
+        out.rerank_telemetry.update(resp.telemetry)
+        return list(resp.candidates)[:k]

@@ -1,0 +1,57 @@
+"""The dense leg: MiniLM query vectors against the configured vector backend.
+
+Queries are encoded through an optional micro-batcher (concurrent searches share one
+forward pass) and an optional LRU of query vectors. The backend's stored passage mode
+decides how documents are vectorised: one vector each, or one per passage (MaxP).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from chsr.config import PassageMode
+from chsr.documents import Doc
+from chsr.scope import Scope
+from services.dense.batcher import MicroBatcher
+from services.dense.encoder import Encoder
+from services.dense.query_cache import QueryVectorCache
+from services.retrieval.backend import DenseBackend, Hit, UpsertResult
+
+#: Longest a search waits for its query vector from the micro-batcher.
+ENCODE_WAIT_S = 30.0
+EncodeQueries = Callable[[Sequence[str]], np.ndarray]
+
+
+class DenseLeg:
+    models: tuple[str, ...] = ("minilm",)
+
+    def __init__(self, backend: DenseBackend, encoder: Encoder, *, microbatch: bool = True,
+                 query_cache_size: int = 0, encode_queries: EncodeQueries | None = None) -> None:
+        self.backend = backend
+        self.encoder = encoder
+        self.encode_queries: EncodeQueries = encode_queries or encoder.encode_queries
+        self.batcher = MicroBatcher(self.encode_queries) if microbatch else None
+        self.query_cache = QueryVectorCache(query_cache_size)
+
+    def encode_query(self, query: str) -> np.ndarray:
+        cached = self.query_cache.get(query)
+        if cached is not None:
+            return cached
+        if self.batcher is not None:
+            vector = self.batcher.encode(query, timeout=ENCODE_WAIT_S)
+        else:
+            vector = self.encode_queries([query])[0]
+        self.query_cache.put(query, vector)
+        return vector
+
+    def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str) -> list[Hit]:
+        return self.backend.search(self.encode_query(query), flt, k, exact=exact, with_docs=with_docs)
+
+    def upsert(self, docs: list[Doc]) -> UpsertResult:
+        if self.backend.passage_mode is PassageMode.MAXP:
+            blocks, _computed = self.encoder.encode_passages(docs)
+            return self.backend.upsert(docs, blocks)
+        vectors, _computed = self.encoder.encode_documents([d.full_text for d in docs])
+        return self.backend.upsert(docs, vectors)

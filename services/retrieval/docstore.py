@@ -1,0 +1,104 @@
+"""A durable document table (SQLite) used by the embedded backends.
+
+It holds each document, its content hash and a monotonically increasing
+generation, so indexes survive restarts and re-ingesting unchanged text is a
+no-op (issue 2).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from chsr.documents import Doc
+
+
+class DocStore:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS docs (id TEXT PRIMARY KEY, hash TEXT NOT NULL, title TEXT, text TEXT,"
+            " metadata TEXT, seq INTEGER NOT NULL)"
+        )
+        self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)")
+        self._db.execute("INSERT OR IGNORE INTO meta VALUES ('generation', 0), ('seq', 0)")
+
+    def _meta(self, key: str) -> int:
+        return int(self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()[0])
+
+    def generation(self) -> int:
+        with self._lock:
+            return self._meta("generation")
+
+    def hashes(self, ids: Sequence[str]) -> dict[str, str]:
+        with self._lock:
+            out: dict[str, str] = {}
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start:start + 500])
+                marks = ",".join("?" * len(chunk))
+                out.update(self._db.execute(f"SELECT id, hash FROM docs WHERE id IN ({marks})", chunk).fetchall())
+            return out
+
+    def put(self, docs: Sequence[Doc]) -> None:
+        """Insert or replace ``docs`` in one transaction and bump the generation."""
+        if not docs:
+            return
+        with self._lock:
+            seq = self._meta("seq")
+            rows = []
+            for doc in docs:
+                seq += 1
+                rows.append((doc.id, doc.content_hash(), doc.title, doc.text,
+                             json.dumps(doc.metadata, ensure_ascii=False), seq))
+            self._db.execute("BEGIN")
+            self._db.executemany("INSERT OR REPLACE INTO docs VALUES (?,?,?,?,?,?)", rows)
+            self._db.execute("UPDATE meta SET value=? WHERE key='seq'", (seq,))
+            self._db.execute("UPDATE meta SET value=value+1 WHERE key='generation'")
+            self._db.execute("COMMIT")
+
+    def delete(self, ids: Sequence[str]) -> int:
+        with self._lock:
+            self._db.execute("BEGIN")
+            cur = self._db.executemany("DELETE FROM docs WHERE id=?", [(i,) for i in ids])
+            deleted = cur.rowcount
+            if deleted:
+                self._db.execute("UPDATE meta SET value=value+1 WHERE key='generation'")
+            self._db.execute("COMMIT")
+            return max(deleted, 0)
+
+    def count(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM docs").fetchone()[0])
+
+    def ids(self) -> Iterator[str]:
+        with self._lock:
+            rows = self._db.execute("SELECT id FROM docs ORDER BY seq").fetchall()
+        for (doc_id,) in rows:
+            yield doc_id
+
+    def all_docs(self) -> list[Doc]:
+        """Every document in insertion order (used to (re)build in-memory indexes)."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, title, text, metadata FROM docs ORDER BY seq").fetchall()
+        return [Doc(id=r[0], title=r[1] or "", text=r[2], metadata=json.loads(r[3])) for r in rows]
+
+    def get(self, ids: Sequence[str]) -> list[Doc]:
+        with self._lock:
+            found: dict[str, Doc] = {}
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start:start + 500])
+                marks = ",".join("?" * len(chunk))
+                for r in self._db.execute(
+                        f"SELECT id, title, text, metadata FROM docs WHERE id IN ({marks})", chunk):
+                    found[r[0]] = Doc(id=r[0], title=r[1] or "", text=r[2], metadata=json.loads(r[3]))
+        return [found[i] for i in ids if i in found]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

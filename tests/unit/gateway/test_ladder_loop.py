@@ -1,0 +1,158 @@
+"""The gateway's ladder loop, unit-tested over in-process fakes of the stages.
+
+The gate fake returns a scripted ladder (honouring ``strict_scope`` as the real gate does),
+the retrievers filter a tiny corpus by the step's filter and rank by shared words, fusion
+interleaves. What is checked is the loop's own policy: stop at the first step with on-topic
+results, label results with that step, record every step tried, flag violations of the W0
+scope, degrade (not fail) on a lost leg, fail closed when the gate is down.
+"""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from chsr.config import Settings
+from chsr.documents import Doc
+from chsr.errors import InvalidArgument, Unavailable
+from chsr.inprocess import InProcessAbort
+from chsr.scope import Scope
+from chsr.v1 import common_pb2, fusion_pb2, gate_pb2, gateway_pb2, rerank_pb2, retriever_pb2
+from gateway.cache.memory import MemoryCache
+from gateway.request import plan_search
+from gateway.search import GateFailedClosed, SearchService
+from gateway.stubs import StageStubs
+
+pytestmark = pytest.mark.unit
+
+W0, W1, W3 = (common_pb2.RELAXATION_STEP_W0_EXACT, common_pb2.RELAXATION_STEP_W1_DROP_TOPIC,
+              common_pb2.RELAXATION_STEP_W3_UNFILTERED_LEXICAL)
+CORPUS = [
+    Doc("p1", "force equals mass times acceleration", metadata={"subject": "physics", "level": "grade_10"}),
+    Doc("p2", "acceleration of a falling ball", metadata={"subject": "physics", "level": "grade_11"}),
+    Doc("c1", "acid and base titration", metadata={"subject": "chemistry", "level": "grade_10"}),
+]
+
+
+class FakeGate:
+    def __init__(self, ladder: list[common_pb2.LadderStep], topic_terms: list[str], fail: grpc.StatusCode | None = None):
+        self.ladder, self.topic_terms, self.fail = ladder, topic_terms, fail
+        self.requests: list[gate_pb2.GateRequest] = []
+
+    def Gate(self, req: gate_pb2.GateRequest, timeout: float) -> gate_pb2.GateResponse:
+        self.requests.append(req)
+        if self.fail is not None:
+            raise InProcessAbort(self.fail, "hints.subject: unknown value" if self.fail == grpc.StatusCode.INVALID_ARGUMENT
+                                 else "gate down")
+        ladder = self.ladder[:1] if req.strict_scope else self.ladder
+        return gate_pb2.GateResponse(scope=self.ladder[0].filter, ladder=ladder, topic_terms=self.topic_terms,
+                                     expanded_query=req.query)
+
+
+class FakeRetriever:
+    def __init__(self, down: bool = False) -> None:
+        self.down = down
+        self.filters: list[Scope] = []
+
+    def Retrieve(self, req: retriever_pb2.RetrieveRequest, timeout: float) -> retriever_pb2.RetrieveResponse:
+        if self.down:
+            raise InProcessAbort(grpc.StatusCode.UNAVAILABLE, "engine down")
+        flt = Scope.from_proto(req.filter)
+        self.filters.append(flt)
+        words = set(req.query.lower().split())
+        scored = [(len(words & set(d.text.split())), d.id) for d in CORPUS if flt.admits(d.metadata)]
+        out = retriever_pb2.RetrieveResponse()
+        for rank, (score, doc_id) in enumerate(sorted(scored, key=lambda t: (-t[0], t[1])), start=1):
+            out.candidates.add(doc_id=doc_id, score=float(score), rank=rank)
+        return out
+
+    def GetDocuments(self, req: retriever_pb2.GetDocumentsRequest, timeout: float) -> retriever_pb2.GetDocumentsResponse:
+        by_id = {d.id: d for d in CORPUS}
+        return retriever_pb2.GetDocumentsResponse(documents=[by_id[i].to_proto() for i in req.doc_ids if i in by_id])
+
+
+class FakeFusion:
+    def Fuse(self, req: fusion_pb2.FuseRequest, timeout: float) -> fusion_pb2.FuseResponse:
+        seen: dict[str, float] = {}
+        for ranked in req.lists:
+            for c in ranked.candidates:
+                seen[c.doc_id] = seen.get(c.doc_id, 0.0) + 1.0 / (60 + c.rank)
+        best = sorted(seen, key=lambda i: -seen[i])[:req.k]
+        return fusion_pb2.FuseResponse(candidates=[common_pb2.Candidate(doc_id=i, score=seen[i], rank=r)
+                                                   for r, i in enumerate(best, start=1)], telemetry={"lists": 2.0})
+
+
+class FakeRerank:
+    def Rerank(self, req: rerank_pb2.RerankRequest, timeout: float) -> rerank_pb2.RerankResponse:
+        return rerank_pb2.RerankResponse(candidates=req.candidates[:req.k], telemetry={"reranked": 1.0})
+
+
+def service(gate: FakeGate, dense: FakeRetriever | None = None) -> SearchService:
+    stubs = StageStubs(gate=gate, fusion=FakeFusion(), rerank=FakeRerank(),
+                       retrievers={"sparse": FakeRetriever(), "dense": dense or FakeRetriever()})
+    return SearchService(stubs, MemoryCache(100), Settings())
+
+
+def search(svc: SearchService, query: str, pipeline: str, **hints: object) -> gateway_pb2.SearchResponse:
+    request = gateway_pb2.SearchRequest(query=query, k=3, pipeline=pipeline, no_cache=True,
+                                        hints=Scope.from_dict(hints).to_proto())
+    return svc.search(plan_search(request, Settings()), 5.0)
+
+
+def ladder(*steps: tuple[int, dict]) -> list[common_pb2.LadderStep]:
+    return [common_pb2.LadderStep(step=s, filter=Scope.from_dict(f).to_proto(), lexical_only=s == W3) for s, f in steps]
+
+
+def test_stops_at_the_first_step_with_on_topic_results() -> None:
+    gate = FakeGate(ladder((W0, {"subject": "physics", "level": "grade_10"}), (W1, {"subject": "physics"})),
+                    ["acceleration"])
+    resp = search(service(gate), "acceleration", "E")
+    assert [r.doc_id for r in resp.results] == ["p1"] and resp.final_step == W0
+    assert [(a.step, a.accepted) for a in resp.relaxation_trace] == [(W0, True)]
+    assert dict(resp.rerank_telemetry) == {"reranked": 1.0} and "reranked" not in resp.fusion_telemetry
+    assert all(r.relaxation == W0 and not r.violations for r in resp.results)
+
+
+def test_off_topic_step_widens_and_labels_and_flags_the_results() -> None:
+    gate = FakeGate(ladder((W0, {"subject": "chemistry"}), (W1, {"subject": "physics"})), ["falling"])
+    resp = search(service(gate), "falling ball", "E")
+    assert [(a.step, a.accepted, a.admissible, a.on_topic) for a in resp.relaxation_trace] == \
+        [(W0, False, 1, 0), (W1, True, 2, 1)]
+    assert resp.final_step == W1 and resp.results[0].doc_id == "p2"
+    assert all(r.relaxation == W1 for r in resp.results)
+    assert list(resp.results[0].violations) == ["subject"]  # against the W0 scope it was asked for
+
+
+def test_the_last_step_is_accepted_even_without_on_topic_results() -> None:
+    gate = FakeGate(ladder((W0, {"subject": "chemistry"}), (W3, {})), ["volcano"])
+    resp = search(service(gate), "volcano", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, True] and resp.final_step == W3
+
+
+def test_a_pipeline_that_does_not_relax_asks_the_gate_for_w0_only() -> None:
+    gate = FakeGate(ladder((W0, {"subject": "chemistry"}), (W1, {"subject": "physics"})), ["falling"])
+    resp = search(service(gate), "falling ball", "C")
+    assert gate.requests[0].strict_scope and len(resp.relaxation_trace) == 1
+    assert [r.doc_id for r in resp.results] == ["c1"] and resp.final_step == W0
+
+
+def test_a_lost_leg_degrades_the_answer() -> None:
+    gate = FakeGate(ladder((W0, {"subject": "physics"})), ["acceleration"])
+    resp = search(service(gate, dense=FakeRetriever(down=True)), "acceleration", "C")
+    assert list(resp.degraded) == ["dense_unavailable"] and resp.results
+
+
+def test_gate_down_fails_closed_without_hints_and_degrades_with_them() -> None:
+    with pytest.raises(GateFailedClosed) as err:
+        search(service(FakeGate([], [], fail=grpc.StatusCode.UNAVAILABLE)), "acceleration", "C")
+    assert isinstance(err.value, Unavailable)
+    resp = search(service(FakeGate([], [], fail=grpc.StatusCode.UNAVAILABLE)), "acceleration", "C",
+                  subject="chemistry")
+    assert list(resp.degraded) == ["gate_unavailable_hints_only"]
+    assert [r.doc_id for r in resp.results] == ["c1"]
+
+
+def test_a_gate_invalid_argument_is_the_clients_error() -> None:
+    with pytest.raises(InvalidArgument) as err:
+        search(service(FakeGate([], [], fail=grpc.StatusCode.INVALID_ARGUMENT)), "acceleration", "C")
+    assert err.value.field == "hints.subject"

@@ -1,0 +1,94 @@
+"""CPU used by each mesh process during a run, read from /proc (no psutil needed).
+
+A process's CPU time is ``utime + stime`` of ``/proc/<pid>/stat`` (all its
+threads). Processes are found by the TCP port they listen on: the six servers
+of a ``chsr up`` mesh sit at the gateway's port plus fixed offsets
+(``tools/cli/up_cmd.py``), the engines at their local ports
+(docs/TEAM_CONVENTIONS.md). Figures are "cores": CPU seconds per wall second
+(1.0 = one core busy), so they add up against the machine's core count.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from tools.cli.up_cmd import OFFSETS
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+ENGINE_PORTS = {"elasticsearch": 19200, "weaviate": 18080, "redis": 16379}
+LISTEN = "0A"
+
+
+def cpu_seconds(pid: int) -> float | None:
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = raw[raw.rindex(")") + 2:].split()  # after "pid (comm) "; comm may hold spaces
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime (fields 14, 15 of stat)
+
+
+def _listening_inodes() -> dict[int, str]:
+    """port -> socket inode of every listening TCP socket."""
+    out: dict[int, str] = {}
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.split()
+            if len(parts) > 9 and parts[3] == LISTEN:
+                out.setdefault(int(parts[1].rsplit(":", 1)[1], 16), parts[9])
+    return out
+
+
+def pids_by_port(ports: dict[str, int]) -> dict[str, int]:
+    """name -> pid of the process listening on each port (those found)."""
+    inodes = _listening_inodes()
+    wanted = {f"socket:[{inodes[port]}]": name for name, port in ports.items() if port in inodes}
+    found: dict[str, int] = {}
+    for proc in Path("/proc").iterdir():
+        if not wanted or not proc.name.isdigit():
+            continue
+        try:
+            fds = list((proc / "fd").iterdir())
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                target = os.readlink(fd)
+            except OSError:
+                continue
+            if target in wanted:
+                found[wanted.pop(target)] = int(proc.name)
+                break
+    return found
+
+
+def mesh_ports(gateway: str, engines: bool = True) -> dict[str, int]:
+    base = int(gateway.rsplit(":", 1)[1])
+    ports = {name: base + offset for name, offset in OFFSETS.items()}
+    return ports | (ENGINE_PORTS if engines else {})
+
+
+class CpuMeter:
+    """``with CpuMeter(pids) as m: ...`` then ``m.cores`` = {name: cores used over the block}."""
+
+    def __init__(self, pids: dict[str, int]) -> None:
+        self._pids = pids
+        self.cores: dict[str, float] = {}
+
+    def __enter__(self) -> "CpuMeter":
+        self._t0 = time.monotonic()
+        self._c0 = {name: cpu_seconds(pid) for name, pid in self._pids.items()}
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        wall = max(1e-9, time.monotonic() - self._t0)
+        for name, pid in self._pids.items():
+            before, after = self._c0.get(name), cpu_seconds(pid)
+            if before is not None and after is not None:
+                self.cores[name] = round((after - before) / wall, 3)

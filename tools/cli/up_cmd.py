@@ -1,0 +1,190 @@
+"""`chsr up`: a small supervisor that runs the six servers as separate processes.
+
+Each service is its own process (as in Kubernetes), started with the ports and
+backend chosen here, health-checked until SERVING, restarted if it dies, and
+stopped with SIGTERM (graceful drain) on Ctrl-C / SIGTERM. The children never
+outlive the supervisor: whatever ends ``chsr up`` (an error after start-up, a
+signal, even ``kill -9``: Linux's parent-death signal) ends them too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from chsr.config import Backend, get_settings
+from tools.demo import DEMO_CORPUS
+
+log = logging.getLogger("chsr.up")
+SERVICES = ("gate", "sparse", "dense", "fusion", "rerank", "gateway")
+MODULES = {name: f"services.{name}.server" for name in SERVICES[:-1]} | {"gateway": "gateway.server"}
+OFFSETS = {"gateway": 0, "gate": 1, "sparse": 2, "dense": 3, "fusion": 4, "rerank": 5}
+_PR_SET_PDEATHSIG = 1
+
+
+@dataclass
+class MeshLayout:
+    host: str = "127.0.0.1"
+    port: int = 50051
+    metrics_base: int = 9101
+
+    def grpc_port(self, service: str) -> int:
+        return self.port + OFFSETS[service]
+
+    def metrics_port(self, service: str) -> int:
+        return self.metrics_base + OFFSETS[service] if self.metrics_base else 0
+
+    def addr(self, service: str) -> str:
+        return f"{self.host}:{self.grpc_port(service)}"
+
+    def env(self, service: str, backend: str, data_dir: str | None,
+            extra: dict[str, str] | None = None) -> dict[str, str]:
+        env = dict(os.environ) | (extra or {})
+        env.update({
+            "CHSR_BACKEND": backend, "CHSR_HOST": self.host,
+            "CHSR_PORT": str(self.grpc_port(service)), "CHSR_METRICS_PORT": str(self.metrics_port(service)),
+            "CHSR_GATE_ADDR": self.addr("gate"), "CHSR_SPARSE_ADDR": self.addr("sparse"),
+            "CHSR_DENSE_ADDR": self.addr("dense"), "CHSR_FUSION_ADDR": self.addr("fusion"),
+            "CHSR_RERANK_ADDR": self.addr("rerank"), "PYTHONUNBUFFERED": "1",
+        })
+        env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        if data_dir:
+            env["CHSR_DATA_DIR"] = data_dir
+        return env
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGTERM when the supervisor dies, however it dies (Linux)."""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except OSError:
+        pass  # not Linux: stop_all() in the supervisor's finally still applies
+
+
+def wait_serving(addr: str, timeout_s: float, proc: subprocess.Popen | None = None) -> bool:
+    """True once ``addr`` answers SERVING; False after ``timeout_s`` or as soon as ``proc`` exits."""
+    deadline = time.monotonic() + timeout_s
+    with grpc.insecure_channel(addr) as chan:
+        stub = health_pb2_grpc.HealthStub(chan)
+        while time.monotonic() < deadline:
+            if proc is not None and proc.poll() is not None:
+                return False
+            try:
+                if stub.Check(health_pb2.HealthCheckRequest(), timeout=1).status == health_pb2.HealthCheckResponse.SERVING:
+                    return True
+            except grpc.RpcError:
+                time.sleep(0.2)
+    return False
+
+
+class Supervisor:
+    def __init__(self, layout: MeshLayout, backend: str, data_dir: str | None, log_dir: Path | None,
+                 restart: bool = True, extra_env: dict[str, str] | None = None) -> None:
+        self.layout, self.backend, self.data_dir, self.log_dir = layout, backend, data_dir, log_dir
+        self.restart = restart
+        self.extra_env = dict(extra_env or {})
+        self.procs: dict[str, subprocess.Popen] = {}
+        self._stopping = threading.Event()
+
+    def start_service(self, name: str, extra_env: dict[str, str] | None = None) -> None:
+        """Start (or restart) one server; ``extra_env`` applies to this start only."""
+        out = None
+        if self.log_dir:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            out = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - lives as long as the child
+        self.procs[name] = subprocess.Popen(
+            [sys.executable, "-m", MODULES[name]], env=self.layout.env(name, self.backend, self.data_dir, self.extra_env | (extra_env or {})),
+            stdout=out, stderr=out, preexec_fn=_die_with_parent)
+
+    def start_all(self, timeout_s: float = 180) -> None:
+        """Start every server and wait until each is SERVING; on any failure stop them all."""
+        try:
+            for name in SERVICES:
+                self.start_service(name)
+            for name in SERVICES:
+                proc = self.procs[name]
+                if not wait_serving(self.layout.addr(name), timeout_s, proc):
+                    why = f"exited with {proc.returncode}" if proc.poll() is not None else \
+                        f"did not become SERVING within {timeout_s:.0f}s"
+                    raise RuntimeError(f"{name} {why}" + (f"; see {self.log_dir / (name + '.log')}" if self.log_dir else ""))
+        except BaseException:
+            self.stop_all()
+            raise
+
+    def watch(self) -> None:
+        """Restart children that die (with a short backoff) until stopped."""
+        while not self._stopping.wait(0.5):
+            for name, proc in list(self.procs.items()):
+                if proc.poll() is not None and not self._stopping.is_set():
+                    log.error("service exited; restarting", extra={"service": name, "rc": proc.returncode})
+                    if self.restart:
+                        time.sleep(0.5)
+                        self.start_service(name)
+
+    def stop_all(self, grace_s: float = 10) -> None:
+        self._stopping.set()
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + grace_s
+        for proc in self.procs.values():
+            try:
+                proc.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("up", help="start all six servers (gateway, gate, sparse, dense, fusion, rerank)")
+    settings = get_settings()
+    p.add_argument("--backend", choices=[b.value for b in Backend], default=settings.backend.value)
+    p.add_argument("--data-dir", default=str(settings.data_dir))
+    p.add_argument("--port", type=int, default=50051, help="gateway port; services use the next five")
+    p.add_argument("--metrics-base", type=int, default=9101, help="gateway /metrics port; services use the next five")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--log-dir", default=None, help="service logs (default: <data-dir>/logs or ~/.cache/chsr/logs)")
+    p.add_argument("--demo", action="store_true", help="ingest the bundled demo corpus and answer a sample query")
+    p.set_defaults(func=run_up)
+
+
+def run_up(args: argparse.Namespace) -> int:
+    logging.getLogger().setLevel(logging.INFO)
+    layout = MeshLayout(args.host, args.port, args.metrics_base)
+    base = Path(args.data_dir) if args.data_dir else Path.home() / ".cache" / "chsr"
+    log_dir = Path(args.log_dir) if args.log_dir else base / "logs"
+    extra_env = {}
+    if args.demo and not get_settings().vocabulary_path:
+        extra_env["CHSR_VOCABULARY_PATH"] = str(DEMO_CORPUS)  # the gate indexes the demo papers
+    sup = Supervisor(layout, args.backend, args.data_dir, log_dir, extra_env=extra_env)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    started = time.monotonic()
+    sup.start_all()
+    try:
+        sys.stdout.write(f"chsr mesh up ({args.backend}) in {time.monotonic() - started:.1f}s: gateway "
+                         f"{layout.addr('gateway')}  metrics :{layout.metrics_port('gateway')}-"
+                         f"{layout.metrics_port('rerank')}  logs {log_dir}\n")
+        sys.stdout.flush()
+        if args.demo:
+            from tools.cli.demo import run_demo
+            run_demo(layout.addr("gateway"))
+        watcher = threading.Thread(target=sup.watch, daemon=True)
+        watcher.start()
+        stop.wait()
+        sys.stdout.write("stopping...\n")
+    finally:
+        sup.stop_all()
+    return 0
