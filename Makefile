@@ -1,7 +1,7 @@
 PY ?= .venv/bin/python
 PROTO_SRC := $(wildcard protos/chsr/v1/*.proto)
 
-.PHONY: protos check-protos test up lock
+.PHONY: protos check-protos test unit lint images up lock
 
 ## Regenerate gRPC stubs from protos/ into chsr/v1/ (the one command).
 protos:
@@ -17,6 +17,18 @@ lock:
 
 test:
 	bash scripts/setup_and_test.sh
+
+## The fast command: pure-logic unit tests, no servers, no engines (~1 min).
+unit:
+	$(PY) -m pytest -m unit -q
+
+## Layering contracts (import-linter) and stub freshness.
+lint: check-protos
+	.venv/bin/lint-imports
+
+## One image per server (needs a Docker engine; none runs on the development machines).
+images:
+	for s in gateway gate sparse dense fusion rerank; do docker build --build-arg SERVICE=$$s -t chsr/$$s:0.2.0 . || exit 1; done
 
 up:
 	.venv/bin/chsr up

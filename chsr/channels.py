@@ -1,6 +1,6 @@
 """Client channels: reused, keepalive on, retries declared in the service config.
 
-Retries apply only to idempotent reads (Search, Gate, Fuse, Rerank, Stats) with
+Retries apply only to idempotent reads (searches, stats, look-ups; never a write) with
 exponential backoff and jitter, the gRPC way (grpc/grpc examples/python).
 """
 
@@ -18,13 +18,14 @@ _READ_METHODS = [
     {"service": "chsr.v1.GateService"},
     {"service": "chsr.v1.FusionService"},
     {"service": "chsr.v1.RerankService"},
-    {"service": "chsr.v1.SparseService", "method": "Search"},
-    {"service": "chsr.v1.SparseService", "method": "Stats"},
-    {"service": "chsr.v1.DenseService", "method": "Search"},
-    {"service": "chsr.v1.DenseService", "method": "Stats"},
-    {"service": "chsr.v1.DenseService", "method": "Encode"},
+    {"service": "chsr.v1.RetrieverService", "method": "Retrieve"},
+    {"service": "chsr.v1.RetrieverService", "method": "Stats"},
+    {"service": "chsr.v1.RetrieverService", "method": "GetDocuments"},
+    {"service": "chsr.v1.EncoderService"},
     {"service": "chsr.v1.GatewayService", "method": "Search"},
     {"service": "chsr.v1.GatewayService", "method": "IndexStats"},
+    {"service": "chsr.v1.GatewayService", "method": "VerifyIndex"},
+    {"service": "chsr.v1.GatewayService", "method": "ListPipelines"},
 ]
 
 SERVICE_CONFIG = json.dumps({
@@ -54,7 +55,7 @@ def channel_options(settings: Settings) -> list[tuple[str, object]]:
         ("grpc.keepalive_timeout_ms", 5_000),
         ("grpc.max_receive_message_length", settings.max_message_bytes),
         ("grpc.max_send_message_length", settings.max_message_bytes),
-        # Reconnect quickly after a peer restart (issue 7: normal within 5 s).
+        # Reconnect quickly after a peer restart (normal within 5 s).
         ("grpc.initial_reconnect_backoff_ms", 100),
         ("grpc.max_reconnect_backoff_ms", 1000),
     ]

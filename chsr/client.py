@@ -1,68 +1,301 @@
-"""A small Python client for the gateway (used by the CLI, benchmarks and tests)."""
+"""The Python client of the gateway, for other teams: typed, sync and ``grpc.aio`` async.
+
+    from chsr.client import GatewayClient
+
+    with GatewayClient("gateway.chsr:50051", token=TOKEN) as client:
+        resp = client.search("acceleration of a car", k=5, pipeline="E", hints={"level": "grade_10"})
+        for ack in client.ingest_progress(docs):        # one acknowledgement per stored batch
+            print(ack.received)
+
+``AsyncGatewayClient`` has the same methods as coroutines (``ingest_progress`` is an async
+iterator). Every call has a deadline (``timeout``, default 10 s; ingest 1 h); only the
+idempotent reads (Search, IndexStats, VerifyIndex, ListPipelines) are retried, on
+UNAVAILABLE, by gRPC's own retry policy (``chsr.channels.SERVICE_CONFIG``). A failed call
+raises a :class:`ClientError` subclass carrying the status code, the server's message and,
+for INVALID_ARGUMENT, the offending field. Options default to the process settings
+(``CHSR_GATEWAY``, ``CHSR_INGEST_TOKEN``, ``CHSR_TLS_*``).
+"""
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, AsyncIterator, Iterable, Iterator, Mapping, NoReturn
 
 import grpc
+import grpc.aio
 
-from chsr.channels import get_channel
-from chsr.config import get_settings
-from chsr.documents import Doc, DocumentError
+from chsr.channels import channel_options
+from chsr.config import Settings, get_settings
+from chsr.documents import Doc
+from chsr.errors import FIELD_METADATA_KEY
 from chsr.scope import Scope
-from chsr.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc
+from chsr.v1 import gateway_pb2, gateway_pb2_grpc
+
+DEFAULT_TIMEOUT_S = 10.0
+INGEST_TIMEOUT_S = 3600.0
+Hints = Mapping[str, Any] | Scope | None
 
 
-class GatewayClient:
-    def __init__(self, address: str | None = None, token: str | None = None) -> None:
-        settings = get_settings()
-        self.address = address or settings.gateway
-        self._stub = gateway_pb2_grpc.GatewayServiceStub(get_channel(self.address, settings))
-        token = token if token is not None else settings.ingest_token
-        self._auth = (("authorization", f"Bearer {token}"),) if token else ()
+# ---- errors --------------------------------------------------------------------------
+class ClientError(grpc.RpcError):
+    """A failed call. Like any ``grpc.RpcError`` it has ``code()`` and ``details()`` (the server's
+    message); ``field`` is the offending request field for INVALID_ARGUMENT, else ""."""
 
-    def search(self, query: str, k: int = 10, pipeline: str = "", hints: dict[str, Any] | Scope | None = None,
-               strict: bool = False, no_cache: bool = False, timeout: float = 30.0) -> gateway_pb2.SearchResponse:
-        scope = hints if isinstance(hints, Scope) else Scope.from_dict(hints)
-        req = gateway_pb2.SearchRequest(query=query, k=k, pipeline=pipeline, hints=scope.to_proto(),
-                                        strict_scope=strict, no_cache=no_cache)
-        return self._stub.Search(req, timeout=timeout)
+    def __init__(self, code: grpc.StatusCode, details: str, field: str = "") -> None:
+        super().__init__(f"{code.name}: {details}")
+        self._code, self._details, self.field = code, details, field
 
-    def ingest(self, docs: Iterable[Doc], batch_size: int = 64, on_batch=None,  # type: ignore[no-untyped-def]
-               timeout: float | None = None) -> gateway_pb2.IngestSummary:
-        """Stream ``docs`` in batches; ``on_batch(n)`` is called with the number of documents the
-        gateway has just stored in every backend (its acknowledgement, not what was sent)."""
-        def batches() -> Iterator[gateway_pb2.IngestBatch]:
-            batch: list[common_pb2.Document] = []
-            for doc in docs:
-                batch.append(doc.to_proto())
-                if len(batch) >= batch_size:
-                    yield gateway_pb2.IngestBatch(documents=batch)
-                    batch = []
-            if batch:
-                yield gateway_pb2.IngestBatch(documents=batch)
+    def code(self) -> grpc.StatusCode:
+        return self._code
 
-        stored = 0
-        for progress in self._stub.IngestWithProgress(batches(), timeout=timeout, metadata=self._auth):
-            if progress.HasField("summary"):
-                return progress.summary
-            if on_batch:
-                on_batch(progress.received - stored)
-            stored = progress.received
-        raise RuntimeError("ingest: the gateway closed the stream without a summary")
+    def details(self) -> str:
+        return self._details
 
-    def stats(self) -> gateway_pb2.IndexStatsResponse:
-        return self._stub.IndexStats(gateway_pb2.IndexStatsRequest(), timeout=30)
 
-    def verify(self, expected_ids: list[str] | None = None) -> gateway_pb2.VerifyIndexResponse:
-        return self._stub.VerifyIndex(gateway_pb2.VerifyIndexRequest(expected_ids=expected_ids or []), timeout=300)
+class InvalidArgumentError(ClientError):
+    """The request is wrong; ``field`` says where."""
 
-    def pipelines(self) -> gateway_pb2.ListPipelinesResponse:
-        return self._stub.ListPipelines(gateway_pb2.ListPipelinesRequest(), timeout=10)
+
+class UnauthenticatedError(ClientError):
+    """A write without the right bearer token (or client certificate)."""
+
+
+class PermissionDeniedError(ClientError):
+    """A client certificate that may not write."""
+
+
+class UnavailableError(ClientError):
+    """The gateway, or a backend the answer needs, is down; retry later."""
+
+
+class DeadlineExceededError(ClientError):
+    """The call ran out of time."""
+
+
+class ResourceExhaustedError(ClientError):
+    """A size limit was hit (e.g. a message over the server's limit)."""
+
+
+class FailedPreconditionError(ClientError):
+    """The server is not set up for this request (e.g. no cross-encoder configured)."""
+
+
+_BY_CODE: dict[grpc.StatusCode, type[ClientError]] = {
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidArgumentError,
+    grpc.StatusCode.UNAUTHENTICATED: UnauthenticatedError,
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDeniedError,
+    grpc.StatusCode.UNAVAILABLE: UnavailableError,
+    grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceededError,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhaustedError,
+    grpc.StatusCode.FAILED_PRECONDITION: FailedPreconditionError,
+}
+
+
+def client_error(exc: grpc.RpcError) -> ClientError:
+    """The typed exception for a failed call (sync or aio)."""
+    code, details = exc.code(), exc.details() or ""
+    trailing = exc.trailing_metadata() or ()  # type: ignore[attr-defined]
+    field = next((v for k, v in trailing if k == FIELD_METADATA_KEY), "")
+    return _BY_CODE.get(code, ClientError)(code, details, field)
+
+
+def _raise(exc: grpc.RpcError) -> NoReturn:
+    raise client_error(exc) from exc
 
 
 def rpc_error_message(exc: grpc.RpcError) -> str:
     return f"{exc.code().name}: {exc.details()}"
+
+
+# ---- requests --------------------------------------------------------------------------
+def search_request(query: str, k: int, pipeline: str, hints: Hints, strict: bool,
+                   no_cache: bool) -> gateway_pb2.SearchRequest:
+    scope = hints if isinstance(hints, Scope) else Scope.from_dict(hints)
+    return gateway_pb2.SearchRequest(query=query, k=k, pipeline=pipeline, hints=scope.to_proto(),
+                                     strict_scope=strict, no_cache=no_cache)
+
+
+def ingest_batches(docs: Iterable[Doc], batch_size: int) -> Iterator[gateway_pb2.IngestWithProgressRequest]:
+    batch = []
+    for doc in docs:
+        batch.append(doc.to_proto())
+        if len(batch) >= batch_size:
+            yield gateway_pb2.IngestWithProgressRequest(documents=batch)
+            batch = []
+    if batch:
+        yield gateway_pb2.IngestWithProgressRequest(documents=batch)
+
+
+def _credentials(settings: Settings, tls_ca: str | Path | None, tls_cert: str | Path | None,
+                 tls_key: str | Path | None) -> grpc.ChannelCredentials | None:
+    ca = tls_ca if tls_ca is not None else settings.tls_ca
+    if not ca:
+        return None
+    cert = tls_cert if tls_cert is not None else settings.tls_cert
+    key = tls_key if tls_key is not None else settings.tls_key
+    return grpc.ssl_channel_credentials(
+        root_certificates=Path(ca).read_bytes(),
+        private_key=Path(key).read_bytes() if cert and key else None,
+        certificate_chain=Path(cert).read_bytes() if cert and key else None)
+
+
+class _Options:
+    def __init__(self, target: str | None, token: str | None, timeout: float,
+                 tls_ca: str | Path | None, tls_cert: str | Path | None, tls_key: str | Path | None) -> None:
+        settings = get_settings()
+        self.target = target or settings.gateway
+        token = settings.ingest_token if token is None else token
+        self.auth = (("authorization", f"Bearer {token}"),) if token else ()
+        self.timeout = timeout
+        self.credentials = _credentials(settings, tls_ca, tls_cert, tls_key)
+        self.channel_options = channel_options(settings)
+
+
+# ---- sync -------------------------------------------------------------------------------
+class GatewayClient:
+    """Blocking client. ``target`` host:port; ``token`` for writes; ``tls_ca`` (and
+    ``tls_cert``/``tls_key`` for mTLS) to connect over TLS; ``timeout`` the default deadline."""
+
+    def __init__(self, target: str | None = None, *, token: str | None = None, timeout: float = DEFAULT_TIMEOUT_S,
+                 tls_ca: str | Path | None = None, tls_cert: str | Path | None = None,
+                 tls_key: str | Path | None = None) -> None:
+        opts = _Options(target, token, timeout, tls_ca, tls_cert, tls_key)
+        self.address, self._auth, self._timeout = opts.target, opts.auth, opts.timeout
+        self._channel = (grpc.secure_channel(opts.target, opts.credentials, opts.channel_options) if opts.credentials
+                         else grpc.insecure_channel(opts.target, opts.channel_options))
+        self._stub = gateway_pb2_grpc.GatewayServiceStub(self._channel)
+
+    def __enter__(self) -> "GatewayClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def search(self, query: str, k: int = 10, pipeline: str = "", hints: Hints = None, strict: bool = False,
+               no_cache: bool = False, timeout: float | None = None) -> gateway_pb2.SearchResponse:
+        """Search; ``hints`` like ``{"subject": "physics", "level": ["grade_10"]}``."""
+        try:
+            return self._stub.Search(search_request(query, k, pipeline, hints, strict, no_cache),
+                                     timeout=timeout or self._timeout)
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    def ingest_progress(self, docs: Iterable[Doc], batch_size: int = 64,
+                        timeout: float | None = None) -> Iterator[gateway_pb2.IngestWithProgressResponse]:
+        """Stream ``docs``; yields the gateway's acknowledgement after each stored batch, the last
+        one carrying ``summary``."""
+        try:
+            yield from self._stub.IngestWithProgress(ingest_batches(docs, batch_size), metadata=self._auth,
+                                                     timeout=timeout or INGEST_TIMEOUT_S)
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    def ingest(self, docs: Iterable[Doc], batch_size: int = 64, on_batch=None,  # type: ignore[no-untyped-def]
+               timeout: float | None = None) -> gateway_pb2.IngestSummary:
+        """Stream ``docs`` and return the summary; ``on_batch(n)`` gets the documents each
+        acknowledgement adds (what the gateway stored, not what was sent)."""
+        stored = 0
+        for ack in self.ingest_progress(docs, batch_size, timeout):
+            if ack.HasField("summary"):
+                return ack.summary
+            if on_batch:
+                on_batch(ack.received - stored)
+            stored = ack.received
+        raise UnavailableError(grpc.StatusCode.UNAVAILABLE, "ingest: the gateway closed the stream without a summary")
+
+    def delete(self, doc_ids: Iterable[str], timeout: float | None = None) -> gateway_pb2.DeleteResponse:
+        try:
+            return self._stub.Delete(gateway_pb2.DeleteRequest(doc_ids=list(doc_ids)), metadata=self._auth,
+                                     timeout=timeout or self._timeout)
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    def stats(self, timeout: float | None = None) -> gateway_pb2.IndexStatsResponse:
+        try:
+            return self._stub.IndexStats(gateway_pb2.IndexStatsRequest(), timeout=timeout or self._timeout)
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    def verify(self, expected_ids: Iterable[str] = (), timeout: float | None = None) -> gateway_pb2.VerifyIndexResponse:
+        try:
+            return self._stub.VerifyIndex(gateway_pb2.VerifyIndexRequest(expected_ids=list(expected_ids)),
+                                          timeout=timeout or max(self._timeout, 300.0))
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    def pipelines(self, timeout: float | None = None) -> gateway_pb2.ListPipelinesResponse:
+        try:
+            return self._stub.ListPipelines(gateway_pb2.ListPipelinesRequest(), timeout=timeout or self._timeout)
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+
+# ---- asyncio ----------------------------------------------------------------------------
+class AsyncGatewayClient:
+    """The same API on ``grpc.aio``; use ``async with AsyncGatewayClient(...) as client``."""
+
+    def __init__(self, target: str | None = None, *, token: str | None = None, timeout: float = DEFAULT_TIMEOUT_S,
+                 tls_ca: str | Path | None = None, tls_cert: str | Path | None = None,
+                 tls_key: str | Path | None = None) -> None:
+        opts = _Options(target, token, timeout, tls_ca, tls_cert, tls_key)
+        self.address, self._auth, self._timeout = opts.target, opts.auth, opts.timeout
+        self._channel = (grpc.aio.secure_channel(opts.target, opts.credentials, opts.channel_options)
+                         if opts.credentials else grpc.aio.insecure_channel(opts.target, opts.channel_options))
+        self._stub = gateway_pb2_grpc.GatewayServiceStub(self._channel)
+
+    async def __aenter__(self) -> "AsyncGatewayClient":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self._channel.close()
+
+    async def search(self, query: str, k: int = 10, pipeline: str = "", hints: Hints = None, strict: bool = False,
+                     no_cache: bool = False, timeout: float | None = None) -> gateway_pb2.SearchResponse:
+        try:
+            return await self._stub.Search(search_request(query, k, pipeline, hints, strict, no_cache),
+                                           timeout=timeout or self._timeout)
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    async def ingest_progress(self, docs: Iterable[Doc], batch_size: int = 64, timeout: float | None = None
+                              ) -> AsyncIterator[gateway_pb2.IngestWithProgressResponse]:
+        call = self._stub.IngestWithProgress(ingest_batches(docs, batch_size), metadata=self._auth,
+                                             timeout=timeout or INGEST_TIMEOUT_S)
+        try:
+            async for ack in call:
+                yield ack
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    async def delete(self, doc_ids: Iterable[str], timeout: float | None = None) -> gateway_pb2.DeleteResponse:
+        try:
+            return await self._stub.Delete(gateway_pb2.DeleteRequest(doc_ids=list(doc_ids)), metadata=self._auth,
+                                           timeout=timeout or self._timeout)
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    async def stats(self, timeout: float | None = None) -> gateway_pb2.IndexStatsResponse:
+        try:
+            return await self._stub.IndexStats(gateway_pb2.IndexStatsRequest(), timeout=timeout or self._timeout)
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    async def verify(self, expected_ids: Iterable[str] = (),
+                     timeout: float | None = None) -> gateway_pb2.VerifyIndexResponse:
+        try:
+            return await self._stub.VerifyIndex(gateway_pb2.VerifyIndexRequest(expected_ids=list(expected_ids)),
+                                                timeout=timeout or max(self._timeout, 300.0))
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    async def pipelines(self, timeout: float | None = None) -> gateway_pb2.ListPipelinesResponse:
+        try:
+            return await self._stub.ListPipelines(gateway_pb2.ListPipelinesRequest(), timeout=timeout or self._timeout)
+        except grpc.RpcError as exc:
+            _raise(exc)

@@ -120,6 +120,16 @@ class Settings(BaseSettings):
     tls_key: str = ""
     tls_ca: str = ""         # server: require client certs signed by this CA (mTLS); client: trust root
 
+    # Tools (benchmarks, eval, tests): where the shared datasets are read in place.
+    shared_data: Path = Field(default_factory=lambda: Path.cwd().parent / "shared" / "data")
+    scifact_dir: Path | None = None      # default: <shared_data>/scifact
+    curriculum_dir: Path | None = None   # default: <shared_data>/curriculum
+
+    def dataset_dir(self, name: str) -> Path:
+        """``scifact`` or ``curriculum``: its own variable, else under ``CHSR_SHARED_DATA``."""
+        own = {"scifact": self.scifact_dir, "curriculum": self.curriculum_dir}.get(name)
+        return own if own is not None else self.shared_data / name
+
     @property
     def writer_identity_list(self) -> list[str]:
         """``CHSR_WRITER_IDENTITIES=gateway,ingest-job`` as a list."""

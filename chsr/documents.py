@@ -1,7 +1,7 @@
 """The document (chunk) model and its validation at the edges.
 
 Corpus lines follow the BEIR corpus format ``{"_id", "title"?, "text",
-"metadata"?}`` with the curriculum fields inside ``metadata`` (issue 2).
+"metadata"?}`` with the curriculum fields inside ``metadata``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Background probes that keep `chsr_backend_up{backend}` current (issue 6 "backend health").
+"""Background probes that keep `chsr_backend_up{backend}` current ("backend health").
 
 The gateway probes each stage's gRPC health service; the sparse/dense services probe
 their engine (a cheap count). A probe that fails or times out sets the gauge to 0.

@@ -2,7 +2,7 @@
 
 The gateway talks to stages through stubs; swapping a gRPC stub for an
 :class:`InProcessStub` removes network and serialisation so a benchmark can
-separate algorithm time from mesh overhead (DESIGN.md, "Layout").
+separate algorithm time from mesh overhead (docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations

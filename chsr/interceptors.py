@@ -75,9 +75,14 @@ class WriteCredentials:
                 raise PermissionDenied(f"client certificate {sorted(names)} may not write")
 
 
+def _metadata_safe(value: str) -> str:
+    """Metadata values must be printable ASCII; a field path may hold a client's document id."""
+    return "".join(c if 32 <= ord(c) < 127 else f"\\u{ord(c):04x}" for c in value)[:256]
+
+
 def _abort(context: grpc.ServicerContext, exc: ChsrError) -> None:
     if exc.field:
-        context.set_trailing_metadata(((FIELD_METADATA_KEY, exc.field),))
+        context.set_trailing_metadata(((FIELD_METADATA_KEY, _metadata_safe(exc.field)),))
     context.abort(exc.code, exc.details)
 
 

@@ -1,4 +1,4 @@
-"""Prometheus metrics shared by the mesh (names: docs/TEAM_CONVENTIONS.md, issue 6).
+"""Prometheus metrics shared by the mesh (names: docs/ARCHITECTURE.md).
 
 All latencies are in seconds with buckets that resolve 1 ms to 2 s. Labels are
 bounded enumerations (stage, pipeline, step, code, backend, reason): never

@@ -1,6 +1,6 @@
 """Enums parsed from strings with an error that names the field and the valid values.
 
-Haystack's pattern (STYLE.md): modes are an Enum with a ``from_str`` that lists
+Haystack's pattern: modes are an Enum with a ``from_str`` that lists
 the valid values in its error.
 """
 

@@ -1,7 +1,7 @@
 """The curriculum scope and admissibility filter shared by every service.
 
 A :class:`Scope` is a conjunction of "field IN values" constraints over the
-curriculum tuple (DESIGN.md, "What the product does"). An empty field is
+curriculum tuple (docs/ARCHITECTURE.md). An empty field is
 unconstrained. The same object is the neutral filter model that each backend
 translates (ES ``bool.filter``, Weaviate ``where``, embedded mask), so gating
 happens inside the engines before top-k (seed 000, section 3).
@@ -22,7 +22,7 @@ SCOPE_FIELDS: tuple[str, ...] = (
     "subject", "level", "year", "session", "paper", "content_type",
     "question_number", "exam_board", "language",
 )
-#: The fields of the curriculum tuple used for the headline leakage figure (issue 5).
+#: The fields of the curriculum tuple used for the headline leakage figure.
 CURRICULUM_TUPLE: tuple[str, ...] = ("subject", "level", "year", "session", "paper")
 
 

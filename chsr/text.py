@@ -2,7 +2,7 @@
 
 Latin-script words: lower-cased, stop words removed, Snowball-English stemmed
 (PyStemmer). CJK text has no spaces, so each CJK run becomes character unigrams
-plus bigrams instead of one giant token or nothing (issue 2: "a tokenizer
+plus bigrams instead of one giant token or nothing ("a tokenizer
 that does not drop CJK text").
 """
 

@@ -1,4 +1,4 @@
-"""TLS / mTLS credentials for servers and clients from settings (issue 7)."""
+"""TLS / mTLS credentials for servers and clients from settings."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Named pipelines: each a frozen configuration selectable per request.
 
-Sources: DESIGN.md "Pipelines to support"; CHSR-RRF ablation A-E (seed 000,
+Sources: CHSR-RRF ablation A-E (seed 000,
 all retrieve K=8 in the benchmark); calibration modes (seed 002); strategy
 comparison (seed 003: linear alpha 0.3/0.5/0.7, RRF k=60, Jaccard dedup 0.65,
 MMR lambda 0.7, cross-encoder over a 50-candidate pool, adaptive alpha, exact vs ANN).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduce the CERB-style curriculum report (issue 5) through the mesh.
+# Reproduce the CERB-style curriculum report through the mesh.
 #   CHSR_CURRICULUM_DIR=../shared/data/curriculum bash scripts/bench_curriculum.sh [OUT_DIR] [embedded|engines]
 # The gate indexes the corpus's papers/years/sessions at start-up (CHSR_VOCABULARY_PATH = the corpus).
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduce the SciFact report (issue 4) through the mesh on the embedded backend.
+# Reproduce the SciFact report through the mesh on the embedded backend.
 #   CHSR_SCIFACT_DIR=../shared/data/scifact bash scripts/bench_scifact.sh [OUT_DIR]
 #   CHSR_BENCH_BACKEND=engines CHSR_BENCH_PIPELINES=sparse,dense,rrf bash scripts/bench_scifact.sh benchmarks/scifact-engines
 #   Cross-encoder modes (model from `chsr train-reranker`, scored by ONNX Runtime int8, 100 queries, 1 in flight):

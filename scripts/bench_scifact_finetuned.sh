@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The SciFact report with a bi-encoder fine-tuned on the *train* qrels (issue 4's best pipeline).
+# The SciFact report with a bi-encoder fine-tuned on the *train* qrels (the best pipeline).
 #   CHSR_SCIFACT_DIR=../shared/data/scifact bash scripts/bench_scifact_finetuned.sh [OUT_DIR]
 # ~35 min of CPU on a busy 2-core machine for training (29 steps), ~5 min to re-embed the corpus.
 set -euo pipefail

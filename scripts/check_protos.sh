@@ -20,4 +20,10 @@ for f in "$tmp"/chsr/v1/*.py "$tmp"/chsr/v1/*.pyi; do
     status=1
   fi
 done
+for f in chsr/v1/*_pb2*.py chsr/v1/*_pb2*.pyi; do
+  if [ ! -e "$tmp/chsr/v1/$(basename "$f")" ]; then
+    echo "stale generated stub: $f has no .proto any more (remove it)" >&2
+    status=1
+  fi
+done
 exit $status

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Fuzz run over the gateway's gRPC API (issue 7, "Bad input"): raw byte payloads to every method.
+"""Fuzz run over the gateway's gRPC API ("Bad input"): raw byte payloads to every method.
 
 For each GatewayService method, N payloads are sent as raw request bytes: half
 purely random, half mutations (byte flips, truncation, insertion, splicing) of

@@ -15,10 +15,13 @@ fi
 log "installing Python dependencies (cached by pip)"
 .venv/bin/python -m pip install -q --upgrade pip
 # constraints.txt pins every dependency (and the grpcio-tools the stubs were generated with).
-.venv/bin/python -m pip install -q -c constraints.txt -e ".[dev,onnx]"
+.venv/bin/python -m pip install -q -c constraints.txt -e ".[all,dev]"
 
 log "checking generated gRPC stubs are up to date"
 bash scripts/check_protos.sh
+
+log "checking the layering (import-linter contracts in pyproject.toml)"
+.venv/bin/lint-imports
 
 if [ -x deploy/local/tools.sh ]; then
   log "building ops tools (kustomize; cached)"

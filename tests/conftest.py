@@ -10,11 +10,23 @@ from typing import Iterator
 
 import pytest
 
+from chsr.config import get_settings
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 from tools.demo import DEMO_CORPUS  # noqa: E402  (re-exported for the tests)
-SHARED_DATA = Path(os.environ.get("CHSR_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
-SCIFACT_DIR = Path(os.environ.get("CHSR_SCIFACT_DIR", SHARED_DATA / "scifact"))
-CURRICULUM_DIR = Path(os.environ.get("CHSR_CURRICULUM_DIR", SHARED_DATA / "curriculum"))
+SCIFACT_DIR = get_settings().dataset_dir("scifact")        # CHSR_SCIFACT_DIR, else CHSR_SHARED_DATA/scifact
+CURRICULUM_DIR = get_settings().dataset_dir("curriculum")  # CHSR_CURRICULUM_DIR, else .../curriculum
+
+
+#: Every test module says what kind of test it is; ``pytest -m unit`` is the fast command.
+KINDS = frozenset({"unit", "contract", "e2e", "integration", "faults", "fuzz", "ops", "security", "install", "clients"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    unmarked = sorted({item.module.__name__ for item in items  # type: ignore[attr-defined]
+                       if not KINDS & {m.name for m in item.iter_markers()}})
+    if unmarked:
+        raise pytest.UsageError(f"test modules without a kind marker ({', '.join(sorted(KINDS))}): {unmarked}")
 
 
 def require_dir(path: Path, what: str) -> Path:

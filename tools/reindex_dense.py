@@ -1,4 +1,4 @@
-"""Re-encode an embedded dense index for the configured passage mode (issue 4).
+"""Re-encode an embedded dense index for the configured passage mode.
 
 The embedded backend refuses to open a data dir built in another ``CHSR_DENSE_PASSAGES`` mode
 (mixing whole-document and best-passage scores would rank unfairly). Run this with the dense

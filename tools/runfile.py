@@ -1,4 +1,4 @@
-"""Run-file records (issue 2 `chsr run` format) and TREC output."""
+"""Run-file records (`chsr run` format) and TREC output."""
 
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
-"""Generate the Grafana dashboard ``chsr-mesh.json`` from code (issue 6).
+"""Generate the Grafana dashboard ``chsr-mesh.json`` from code.
 
 Why code: the panels and their PromQL live in one reviewed place, and the
 checked-in JSON is a build artefact that ``tests/ops`` compares with a fresh
 generation (``--check``). The builder library is Grafana Labs' maintained
 ``grafana-foundation-sdk`` (types generated for Grafana 11.6).
 
-Metric names follow docs/TEAM_CONVENTIONS.md / chsr/metrics.py. The latency
-target lines (40 ms, 80 ms) are issue 7's p95 targets for pipelines C/D and E.
+Metric names follow docs/ARCHITECTURE.md / chsr/metrics.py. The latency
+target lines (40 ms, 80 ms) are the p95 targets for pipelines C/D and E.
 
     .venv/bin/python deploy/grafana/build_dashboard.py           # rewrite chsr-mesh.json
     .venv/bin/python deploy/grafana/build_dashboard.py --check   # exit 1 if it is stale
@@ -33,7 +33,7 @@ UID = "chsr-mesh"
 DS = DataSourceRef(type_val="prometheus", uid="${datasource}")
 PIPE = 'pipeline=~"$pipeline"'
 RATE = "[$__rate_interval]"
-# Latency SLO targets (issue 7): C/D p95 <= 40 ms, E p95 <= 80 ms.
+# Latency SLO targets: C/D p95 <= 40 ms, E p95 <= 80 ms.
 TARGETS_S = (0.04, 0.08)
 
 
@@ -115,7 +115,7 @@ def latency() -> Section:
     e2e = [q(quantile(phi, metric, "", TOTAL), f"p{round(phi * 100)}") for phi in (0.5, 0.95, 0.99)]
     panels = [
         ts("End-to-end latency p50 / p95 / p99", "Uncached searches, gateway stage=total, all selected "
-           "pipelines. Dashed lines: issue 7 p95 targets (40 ms C/D, 80 ms E).", "s", e2e, target_lines=True),
+           "pipelines. Dashed lines: p95 targets (40 ms C/D, 80 ms E).", "s", e2e, target_lines=True),
         ts("End-to-end p95 by pipeline", "p95 of stage=total per pipeline.", "s",
            [q(quantile(0.95, metric, "pipeline", TOTAL), "{{pipeline}}")], target_lines=True),
     ]

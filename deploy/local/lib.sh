@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Shared helpers for deploy/local/*.sh (sourced, never executed).
 #
-# Layout (TEAM_CONVENTIONS.md): everything lives under ${CHSR_LOCAL_DIR:-$HOME/.cache/chsr-local}
+# Layout (docs/ARCHITECTURE.md): everything lives under ${CHSR_LOCAL_DIR:-$HOME/.cache/chsr-local}
 #   bin/            downloaded / built engine binaries, one versioned folder per engine
 #   build/          writable source copies for builds that need patching
 #   data/<engine>/  engine data (and generated config)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ops tool binaries for tests/ops (issue 6), built from the Go module proxy and cached
+# Ops tool binaries for tests/ops, built from the Go module proxy and cached
 # under ${CHSR_LOCAL_DIR:-$HOME/.cache/chsr-local}/bin/<tool>/<version>/.
 #
 #   deploy/local/tools.sh install [kustomize]   build (once) and print the binary path

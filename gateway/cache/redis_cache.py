@@ -1,6 +1,6 @@
 """Result cache on Redis: cache-aside with TTL, generation-versioned keys, stampede locks.
 
-Why it looks like this (issue 3, "Cache on Redis"):
+Why it looks like this ("Cache on Redis"):
 
 * Values are ``SET key value EX ttl``; keys come from :func:`gateway.cache.base.cache_key`
   (``chsr:v1:g<generation>:search:<sha256>``), so bumping the generation (``INCR

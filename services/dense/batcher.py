@@ -1,4 +1,4 @@
-"""Micro-batching of concurrent query encodings (issue 7 lever).
+"""Micro-batching of concurrent query encodings (lever).
 
 Query encoding dominates dense latency (~20 ms on one thread). Under
 concurrency, requests that arrive within ``max_wait_ms`` of each other are

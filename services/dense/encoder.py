@@ -1,6 +1,6 @@
 """Sentence-transformers encoder with a content-addressed embedding cache.
 
-On this machine MiniLM embeds ~16-23 chunks/s (issue 2), so embeddings are
+On this machine MiniLM embeds ~16-23 chunks/s, so embeddings are
 cached by (model id, sha256(text)) in a directory outside the clone: re-ingesting
 unchanged text computes nothing.
 """
@@ -90,7 +90,7 @@ class Encoder:
         return out, len(missing)
 
     def encode_passages(self, docs: Sequence[Doc]) -> tuple[list[np.ndarray], int]:
-        """One ``(n_passages, dim)`` block per document (MaxP mode, issue 4) and the cache misses.
+        """One ``(n_passages, dim)`` block per document (MaxP mode) and the cache misses.
 
         Passages go through :meth:`encode_documents`, so re-ingesting unchanged text is free and a
         document that fits the window reuses its whole-document vector.

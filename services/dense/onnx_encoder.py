@@ -1,4 +1,4 @@
-"""MiniLM query encoder on ONNX Runtime with int8 weights (issue 7's "expected lever").
+"""MiniLM query encoder on ONNX Runtime with int8 weights (the "expected lever").
 
 The sentence-transformers model (BERT + mean pooling + L2 normalisation) is
 exported once with ``torch.onnx.export`` (pooling and normalisation inside the

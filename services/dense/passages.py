@@ -1,13 +1,13 @@
-"""Long-document dense encoding: split a document into passages that fit the model window (issue 4).
+"""Long-document dense encoding: split a document into passages that fit the model window.
 
 Why: all-MiniLM-L6-v2 reads at most ``max_seq_length`` = 256 word-pieces (its
 ``sentence_bert_config.json``) and silently truncates the rest, and 71% of SciFact abstracts are
-longer (issue 4), so a whole-document vector never sees their tails. MaxP (Dai & Callan, "Deeper
+longer, so a whole-document vector never sees their tails. MaxP (Dai & Callan, "Deeper
 Text Understanding for IR with Contextual Neural Language Modeling", SIGIR 2019) instead scores a
 document by its best passage.
 
 Splitting uses the model's own tokenizer: windows of at most ``WINDOW_TOKENS`` body word-pieces that
-overlap by ``OVERLAP_TOKENS`` (the 200/50 of issue 4's brief), snapped to word boundaries so a passage
+overlap by ``OVERLAP_TOKENS`` (the 200/50 of the brief), snapped to word boundaries so a passage
 re-tokenizes to the same pieces, with the title prepended to every passage. A document that already
 fits the window stays one passage whose text is exactly ``Doc.full_text``: its vector is the
 whole-document vector, usually already in the embedding cache.
@@ -21,8 +21,8 @@ from typing import Any, Sequence
 from chsr.config import PassageMode
 from chsr.documents import Doc
 
-WINDOW_TOKENS = 200     # body word-pieces per passage (issue 4 brief)
-OVERLAP_TOKENS = 50     # word-pieces shared by consecutive passages (issue 4 brief)
+WINDOW_TOKENS = 200     # body word-pieces per passage (brief)
+OVERLAP_TOKENS = 50     # word-pieces shared by consecutive passages (brief)
 MAX_TITLE_TOKENS = 48   # a longer title is cut so the body keeps >= 150 pieces of a 256 window
 SPECIAL_TOKENS = 2      # [CLS] ... [SEP]
 

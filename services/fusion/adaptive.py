@@ -1,4 +1,4 @@
-"""Adaptive alpha from a per-list query-performance signal (issue 4; seeds 002/003).
+"""Adaptive alpha from a per-list query-performance signal (seeds 002/003).
 
 Seed 002's H1 found that the *z-score* entropy of a retriever's list is the strongest
 predictor of that retriever's per-query quality (Pearson r = -0.38 sparse, -0.41

@@ -5,7 +5,7 @@ scores, ``calibrated = CDF_corpus(raw)``, so BM25 and cosine scores live on one
 [0, 1] scale and their entropies become comparable. The reference distribution is
 built *offline* from scores of train or pseudo queries against the whole corpus --
 never from test queries, which would leak the evaluation set into the model
-(issue 4) -- and is versioned with the index by ``generation``.
+-- and is versioned with the index by ``generation``.
 
 Storage: ``n_points`` quantiles of the sorted reference scores (not every score:
 seed 002 sorted 1.7 M scores; 2,001 quantiles reproduce that CDF to 0.0005).

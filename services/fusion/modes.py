@@ -1,4 +1,4 @@
-"""Fusion modes and the one entry point :func:`fuse` (issue 4; seeds 002 and 003).
+"""Fusion modes and the one entry point :func:`fuse` (seeds 002 and 003).
 
 Like Haystack's ``DocumentJoiner``: the modes are an Enum with a ``from_str`` that
 names the valid values, and each mode is a short strategy function. All modes share

@@ -3,7 +3,7 @@
 Every function takes a 1-D array of *finite* raw scores (the caller drops NaN and
 duplicates first, see :mod:`services.fusion.scored_list`) and never divides by zero:
 a list with no spread (all-equal scores, a single candidate) maps to a constant,
-so it carries no ranking information instead of producing NaN (issue 4: "all-equal
+so it carries no ranking information instead of producing NaN ("all-equal
 scores" broke other fusion libraries).
 
 * ``minmax``  (x - min) / (max - min); no spread -> 1.0 ("all tied for best").

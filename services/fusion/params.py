@@ -7,11 +7,11 @@ running the default.
 | key | modes | default | source |
 |---|---|---|---|
 | ``rrf_k`` | rrf | 60 | Cormack et al. 2009; seeds 000/002/003 |
-| ``window`` | all | 0 (= whole list) | ranx / issue 4 "window" |
+| ``window`` | all | 0 (= whole list) | ranx "window" |
 | ``alpha`` | linear; adaptive (prior) | 0.5 | seed 002 ``hybrid_fixed``; seed 003 sweeps 0.3/0.5/0.7 |
 | ``norm`` | linear, dbsf, entropy, adaptive | minmax (dbsf: dbsf; entropy: cdf when ``entropy_norm=cdf``) | seed 002 |
 | ``entropy_norm`` | all (telemetry), entropy | cdf | seed 002 ``hybrid_calibrated`` |
-| ``entropy_depth`` | entropy, adaptive | 0 (= whole list) | issue 4: does depth make alpha move? |
+| ``entropy_depth`` | entropy, adaptive | 0 (= whole list) | does depth make alpha move? |
 | ``eps`` | entropy | 1e-9 | seed 002 |
 | ``adaptive_signal`` | adaptive | zscore_entropy | seed 002 H1: strongest predictor |
 | ``adaptive_gain`` | adaptive | 1.0 | tune on qrels/train.tsv |

@@ -1,7 +1,7 @@
 """Input cleaning shared by every fusion mode.
 
 Retriever lists are untrusted input: a list may repeat a document (keep its best
-score and best rank), carry NaN/inf/None scores, or be empty (issue 4 edge cases).
+score and best rank), carry NaN/inf/None scores, or be empty (edge cases).
 A document with a missing score keeps its position, so rank-based RRF is unaffected,
 while score-based modes give it the list's lowest normalised score; NaN never reaches
 an output score or feature.

@@ -5,7 +5,7 @@ that carried one wins) and their input ``features``, to which fusion adds per-li
 score (``features["sparse"]``), rank (``sparse_rank``) and normalised score
 (``sparse_norm``). CDF calibrators are loaded once from ``calibration_dir``
 (``cdf_sparse.npz``, ``cdf_dense.npz``); a CDF mode without them falls back to
-min-max and reports ``telemetry["cdf_missing"] = 1`` instead of failing (issue 4).
+min-max and reports ``telemetry["cdf_missing"] = 1`` instead of failing.
 """
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""Scope extraction, admissibility filter and relaxation ladder (issue 5)."""
+"""Scope extraction, admissibility filter and relaxation ladder."""

@@ -3,7 +3,7 @@
 The bundled ``vocabulary.json`` holds generic, hand-written knowledge (synonyms,
 level names, boards). What a *particular* corpus contains — its canonical values,
 its papers and which (paper, year, session) combinations exist — is read from the
-corpus itself (issue 5: "can be built from a corpus's metadata"). The gate uses it
+corpus itself ("can be built from a corpus's metadata"). The gate uses it
 to recognise paper names, to resolve colloquial Gaokao variants (全国III卷 ->
 新课标III in 2019) and to tell an exact scope that cannot match anything (a year
 after the corpus ends, a paper that does not exist) from one that is merely thin.
@@ -131,22 +131,3 @@ def write_corpus_vocabulary(corpus_jsonl: str | Path, out_path: str | Path) -> P
     data = build_vocabulary_from_corpus(corpus_jsonl)
     out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m services.gate.corpus_vocabulary CORPUS.jsonl OUT.json`` (then set CHSR_VOCABULARY_PATH=OUT.json)."""
-    import argparse
-    import logging
-
-    parser = argparse.ArgumentParser(description="Build the gate's corpus-derived vocabulary.")
-    parser.add_argument("corpus", type=Path, help="BEIR corpus.jsonl with curriculum metadata")
-    parser.add_argument("out", type=Path, help="output JSON (load with CHSR_VOCABULARY_PATH)")
-    args = parser.parse_args(argv)
-    out = write_corpus_vocabulary(args.corpus, args.out)
-    logging.basicConfig(level=logging.INFO)
-    logging.getLogger(__name__).info("wrote %s", out)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,4 +1,4 @@
-"""Scope extraction from the query text, with per-field confidence (issue 5, seed 000 s.3.4).
+"""Scope extraction from the query text, with per-field confidence (seed 000 s.3.4).
 
 Extractors run in a fixed order and claim the spans they consume (see
 ``lexicon.py``): question number -> year -> level -> paper / board -> content

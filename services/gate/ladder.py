@@ -1,4 +1,4 @@
-"""The relaxation ladder (seed 000 s.3.4 stage 5; issue 5; ``RelaxationStep`` in common.proto).
+"""The relaxation ladder (seed 000 s.3.4 stage 5; ``RelaxationStep`` in common.proto).
 
 Each step widens to the *nearest* scope first (curriculum README: relaxation targets are
 "nearest year", "nearest grade"), so a widened answer stays as close to what was asked as

@@ -1,6 +1,6 @@
 """Alias matching over a query, with span claiming.
 
-The gate's vocabulary is data (issue 5), so matching is generic: every alias in
+The gate's vocabulary is data, so matching is generic: every alias in
 ``vocabulary.json`` is compiled into a regular expression and a query is scanned
 extractor by extractor. An extractor *claims* the spans it consumed so a later
 extractor cannot reuse them ("science track" is a Gaokao track, not the subject

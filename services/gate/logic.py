@@ -1,7 +1,7 @@
 """The gate's one entry point: query (+ client hints) -> scope, confidence, ladder.
 
 Called by ``GateServicer`` and directly by tests and the in-process benchmark.
-Hints win field by field over extraction (``Scope.merged_with``; issue 5: "an
+Hints win field by field over extraction (``Scope.merged_with``; "an
 explicit hint wins"); a hinted field has confidence 1.0 and is never soft. A
 hinted paper or question number is a strict key, like an explicit one in the text.
 

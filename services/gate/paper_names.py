@@ -1,4 +1,4 @@
-"""Recognise the corpus's own paper names in a query (issue 5: "recognise paper names from a corpus").
+"""Recognise the corpus's own paper names in a query ("recognise paper names from a corpus").
 
 A known paper matches when every word of its name occurs in the query, except:
 

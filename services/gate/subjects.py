@@ -12,7 +12,7 @@ groups per subject) are counted; when *none* of the named subjects - nor their
 parent, children or affine subjects (politics~economics...) - has a cue but
 another subject does, the topic wins with a low confidence (two or more contrary
 concepts replace the named subject, a single one is added beside it): the value
-is still a W0 constraint but the ladder's W1 drops it (issue 5, "per-field
+is still a W0 constraint but the ladder's W1 drops it ("per-field
 confidence"). With no subject named at all, a subject is inferred from the cues
 the same way (with its parent: photosynthesis -> biology|science), also soft.
 """

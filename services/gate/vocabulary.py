@@ -1,4 +1,4 @@
-"""The gate's curriculum vocabulary: data loaded from files, not code (issue 5).
+"""The gate's curriculum vocabulary: data loaded from files, not code.
 
 Two layers are merged:
 

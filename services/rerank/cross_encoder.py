@@ -1,4 +1,4 @@
-"""Cross-encoder scoring over a wide pool, loaded from a LOCAL path (issue 4).
+"""Cross-encoder scoring over a wide pool, loaded from a LOCAL path.
 
 Seed 003 reranks a 50-candidate pool *before* dedup (``cross_encoder_pool = 50``);
 pairs are (query, title + text) truncated to 256 tokens, MiniLM's window. No weights

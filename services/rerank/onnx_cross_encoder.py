@@ -1,7 +1,7 @@
 """Cross-encoder scoring on ONNX Runtime with int8 weights (``CHSR_CROSS_ENCODER_RUNTIME=onnx-int8``).
 
 The torch cross-encoder scores a 50-document pool at 256 tokens in ~3 s on this 2-core box,
-far over issue 4's 400 ms p95 budget. This exports the same local model (a directory saved by
+far over the 400 ms p95 budget. This exports the same local model (a directory saved by
 ``chsr train-reranker``) once: ``AutoModelForSequenceClassification`` -> ``torch.onnx.export``
 (logit of label 0 as the output) -> ONNX Runtime dynamic quantisation with per-channel int8
 weights (as the query encoder in :mod:`services.dense.onnx_encoder`). Pairs are tokenised with

@@ -2,7 +2,7 @@
 
 It holds each document, its content hash and a monotonically increasing
 generation, so indexes survive restarts and re-ingesting unchanged text is a
-no-op (issue 2).
+no-op.
 """
 
 from __future__ import annotations
@@ -102,3 +102,39 @@ class DocStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+class DocStoreBacked:
+    """What both embedded backends share: the reads their ``_store`` answers, and an in-memory
+    index rebuilt from the store whenever its generation moved (a write, here or in another
+    process over the same data dir). Subclasses set ``_store``, ``_lock`` and
+    ``_built_generation = -1`` and implement :meth:`_rebuild`."""
+
+    _store: DocStore
+    _lock: threading.RLock
+    _built_generation: int
+
+    def _rebuild(self, docs: list[Doc]) -> None:
+        raise NotImplementedError
+
+    def _ensure_index(self) -> None:
+        generation = self._store.generation()
+        if generation == self._built_generation:
+            return
+        with self._lock:
+            if generation == self._built_generation:
+                return
+            self._rebuild(self._store.all_docs())
+            self._built_generation = generation
+
+    def get(self, ids: Sequence[str]) -> list[Doc]:
+        return self._store.get(ids)
+
+    def count(self) -> int:
+        return self._store.count()
+
+    def ids(self) -> Iterator[str]:
+        return self._store.ids()
+
+    def generation(self) -> int:
+        return self._store.generation()

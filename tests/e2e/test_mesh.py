@@ -21,8 +21,8 @@ from tests.contract.helpers import health_status, reflected_services
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 QUERY = "Northfield physics paper: a car accelerates uniformly from rest, what is its acceleration?"
-FULL_NAMES = {"gateway": "chsr.v1.GatewayService", "gate": "chsr.v1.GateService", "sparse": "chsr.v1.SparseService",
-              "dense": "chsr.v1.DenseService", "fusion": "chsr.v1.FusionService", "rerank": "chsr.v1.RerankService"}
+FULL_NAMES = {"gateway": "chsr.v1.GatewayService", "gate": "chsr.v1.GateService", "sparse": "chsr.v1.RetrieverService",
+              "dense": "chsr.v1.RetrieverService", "fusion": "chsr.v1.FusionService", "rerank": "chsr.v1.RerankService"}
 
 
 def test_every_server_is_serving_with_reflection_and_metrics(mesh):

@@ -37,7 +37,7 @@ from tests.faults.harness import (DEADLINE_S, ENGINE_HEALTH, ENGINES_SH, MESH_EN
                                   require_engines, search_load, settle_and_stop, stop_process, wait_until)
 from tests.faults.outage import ALLOWED_ERRORS, OutageReport, Timeline, analyse
 
-pytestmark = [pytest.mark.slow]
+pytestmark = [pytest.mark.faults, pytest.mark.slow]
 
 SERVICE_FAULTS = [  # (service, how it is stopped, the flag answers must carry meanwhile)
     ("gate", signal.SIGTERM, "gate_unavailable_hints_only"),
@@ -57,12 +57,12 @@ ENGINE_ENV = {  # keep the test's data apart from colleagues' indices and cache 
 def fault_mesh(tmp_path_factory):  # type: ignore[no-untyped-def]
     """An embedded mesh of our own (restart off): the tests stop and start its services."""
     m = start_mesh(tmp_path_factory.mktemp("faults"), extra_env=MESH_ENV)
-        try:
-            GatewayClient(m.gateway).ingest(read_corpus(DEMO_CORPUS))
-            warm_up(m.gateway)
-            yield m
-        finally:
-            m.supervisor.stop_all()
+    try:
+        GatewayClient(m.gateway).ingest(read_corpus(DEMO_CORPUS))
+        warm_up(m.gateway)
+        yield m
+    finally:
+        m.supervisor.stop_all()
 
 
 def warm_up(gateway: str) -> None:
@@ -76,13 +76,13 @@ def warm_up(gateway: str) -> None:
 def engines_mesh(tmp_path_factory):  # type: ignore[no-untyped-def]
     require_engines()
     m = start_mesh(tmp_path_factory.mktemp("faults-engines"), backend="engines", extra_env=ENGINE_ENV | MESH_ENV)
-        try:
-            GatewayClient(m.gateway).ingest(read_corpus(DEMO_CORPUS))
-            warm_up(m.gateway)
-            yield m
-        finally:
-            m.supervisor.stop_all()
-            drop_engine_data(ENGINE_ENV["CHSR_ES_INDEX"], ENGINE_ENV["CHSR_WEAVIATE_COLLECTION"])
+    try:
+        GatewayClient(m.gateway).ingest(read_corpus(DEMO_CORPUS))
+        warm_up(m.gateway)
+        yield m
+    finally:
+        m.supervisor.stop_all()
+        drop_engine_data(ENGINE_ENV["CHSR_ES_INDEX"], ENGINE_ENV["CHSR_WEAVIATE_COLLECTION"])
 
 
 def assert_judged(report: OutageReport, flag: str, gate: bool = False) -> None:

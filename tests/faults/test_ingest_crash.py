@@ -26,7 +26,7 @@ from tests.conftest import DEMO_CORPUS, REPO_ROOT, Mesh, start_mesh
 from tests.faults.harness import (ENGINE_HEALTH, MESH_ENV, drop_engine_data, engines_cmd,
                                   grpc_serving, require_engines, stop_process, wait_until)
 
-pytestmark = [pytest.mark.slow]
+pytestmark = [pytest.mark.faults, pytest.mark.slow]
 CORPUS_IDS = [d.id for d in read_corpus(DEMO_CORPUS)]
 CRASH_ENV = {"CHSR_ES_INDEX": "chsr-crash", "CHSR_WEAVIATE_COLLECTION": "ChsrCrash",
              "CHSR_REDIS_URL": "redis://127.0.0.1:16379/4"}
@@ -101,15 +101,15 @@ def crash_and_recover(mesh: Mesh, kill_backend: Callable[[], None], restart_back
 
 def test_ingest_survives_client_and_dense_crash(tmp_path: Path, fault_report) -> None:  # type: ignore[no-untyped-def]
     mesh = start_mesh(tmp_path, extra_env=MESH_ENV)
-        sup, addr = mesh.supervisor, mesh.layout.addr("dense")
-        try:
-            found = crash_and_recover(
-                mesh,
-                kill_backend=lambda: stop_process(sup.procs["dense"], signal.SIGKILL),
-                restart_backend=lambda: (sup.start_service("dense"), wait_until(grpc_serving(addr), 180)),
-            )
-        finally:
-            sup.stop_all()
+    sup, addr = mesh.supervisor, mesh.layout.addr("dense")
+    try:
+        found = crash_and_recover(
+            mesh,
+            kill_backend=lambda: stop_process(sup.procs["dense"], signal.SIGKILL),
+            restart_backend=lambda: (sup.start_service("dense"), wait_until(grpc_serving(addr), 180)),
+        )
+    finally:
+        sup.stop_all()
     fault_report({"component": "ingest-crash-embedded", **found})
 
 
@@ -121,16 +121,16 @@ def test_ingest_survives_client_and_weaviate_crash(tmp_path: Path,
     # start from an empty index/collection even if an earlier run was interrupted before its clean-up
     drop_engine_data(CRASH_ENV["CHSR_ES_INDEX"], CRASH_ENV["CHSR_WEAVIATE_COLLECTION"])
     mesh = start_mesh(tmp_path, backend="engines", extra_env=CRASH_ENV | MESH_ENV)
-        try:
-            found = crash_and_recover(
-                mesh,
-                kill_backend=lambda: engines_cmd("stop", "weaviate"),
-                restart_backend=lambda: (engines_cmd("start", "weaviate"),
-                                         wait_until(ENGINE_HEALTH["weaviate"], 240)),
-            )
-        finally:
-            mesh.supervisor.stop_all()
-            if not ENGINE_HEALTH["weaviate"]():
-                engines_cmd("start", "weaviate")
-            drop_engine_data(CRASH_ENV["CHSR_ES_INDEX"], CRASH_ENV["CHSR_WEAVIATE_COLLECTION"])
+    try:
+        found = crash_and_recover(
+            mesh,
+            kill_backend=lambda: engines_cmd("stop", "weaviate"),
+            restart_backend=lambda: (engines_cmd("start", "weaviate"),
+                                     wait_until(ENGINE_HEALTH["weaviate"], 240)),
+        )
+    finally:
+        mesh.supervisor.stop_all()
+        if not ENGINE_HEALTH["weaviate"]():
+            engines_cmd("start", "weaviate")
+        drop_engine_data(CRASH_ENV["CHSR_ES_INDEX"], CRASH_ENV["CHSR_WEAVIATE_COLLECTION"])
     fault_report({"component": "ingest-crash-engines", **found})

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
 import threading
 
 from pytest import approx
 
 from tools.bench.driver import ClosedLoop, Sample
 from tests.faults.outage import Timeline, analyse, recovery_time
+
+pytestmark = pytest.mark.unit
 
 DEADLINE = 2.0
 

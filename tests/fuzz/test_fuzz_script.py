@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import REPO_ROOT
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.fuzz, pytest.mark.slow]
 
 
 def test_fuzz_script_writes_a_clean_histogram(mesh, tmp_path, fuzz_log):  # type: ignore[no-untyped-def]

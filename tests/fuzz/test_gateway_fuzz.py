@@ -26,7 +26,7 @@ from chsr.v1 import common_pb2, gateway_pb2
 from tests.conftest import DEMO_CORPUS
 from tests.fuzz.wire import STREAM_METHODS, UNARY_METHODS, call_raw, check, field_bytes, field_varint
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.fuzz, pytest.mark.slow]
 
 FUZZ = settings(max_examples=150, deadline=None, database=None, derandomize=False,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

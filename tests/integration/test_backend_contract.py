@@ -18,6 +18,8 @@ from chsr.documents import Doc
 from chsr.scope import Scope
 from tests.integration.backends import Handle, corpus_filters, overlap_at
 
+pytestmark = pytest.mark.integration
+
 log = logging.getLogger(__name__)
 
 ES = pytest.param("elasticsearch", marks=pytest.mark.elasticsearch)

@@ -15,6 +15,8 @@ from chsr.documents import Doc
 from services.retrieval.backend import BackendUnavailable
 from chsr.scope import Scope
 
+pytestmark = pytest.mark.integration
+
 FAIL_FAST_S = 3.0  # well under the gateway's 5 s default deadline
 
 

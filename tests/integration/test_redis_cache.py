@@ -15,6 +15,8 @@ from gateway.budget import Budget
 from gateway.cache.base import CacheUnavailable, cache_key
 from gateway.cache.redis_cache import GENERATION_KEY, RedisCache
 
+pytestmark = pytest.mark.integration
+
 FAIL_FAST_S = 1.0  # 0.2 s socket timeouts and no retries: far below any request deadline
 
 
@@ -113,10 +115,10 @@ def test_redis_down_is_cache_unavailable_fast(closed_port: int) -> None:
 
 
 def test_gateway_bypasses_a_down_redis_with_a_degraded_flag(closed_port: int) -> None:
-    from gateway.pipelines import get_pipeline
+    from gateway.request import plan_search
 
     service = _service(RedisCache(f"redis://127.0.0.1:{closed_port}/0"))
-    request = gateway_pb2.SearchRequest(query="photosynthesis", k=5)
-    cached, key, degraded = service._cache_lookup(request, Scope(), get_pipeline("rrf"))
+    plan = plan_search(gateway_pb2.SearchRequest(query="photosynthesis", k=5), Settings())
+    cached, key, degraded = service._cache_lookup(plan)
     assert (cached, key, degraded) == (None, None, ["cache_unavailable"])
     assert service._cache_generation() == -1

@@ -13,6 +13,8 @@ import yaml
 from tests.ops.conftest import REPO_ROOT, require
 from tests.ops.promql import DASHBOARD, dashboard_exprs
 
+pytestmark = pytest.mark.ops
+
 GRAFANA = REPO_ROOT / "deploy" / "grafana"
 
 

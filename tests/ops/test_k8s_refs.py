@@ -1,7 +1,7 @@
 """Cross-references in the rendered overlays (issue 6) and the mesh's own conventions.
 
 Generic checks live in tests/ops/k8s_refs.py; this file applies them to each overlay and adds
-what only this mesh knows: ports from docs/TEAM_CONVENTIONS.md, entry modules from
+what only this mesh knows: ports from docs/ARCHITECTURE.md, entry modules from
 tools/cli/up_cmd.py, ConfigMap keys that chsr/config.py reads, and the hardening issue 6 asks for.
 """
 
@@ -16,6 +16,8 @@ from tools.cli.up_cmd import MODULES
 from chsr.config import DEFAULT_METRICS_PORTS, DEFAULT_PORTS, Settings
 from tests.ops.conftest import REPO_ROOT, load_docs, manifest_files
 from tests.ops.k8s_refs import Index, all_errors, pod_labels, selects
+
+pytestmark = pytest.mark.ops
 
 OVERLAYS = ["dev", "prod", "prod+servicemonitor"]
 # Secrets created outside the repo (documented in docs/DEPLOY.md "Secrets").
@@ -54,7 +56,7 @@ def test_mesh_deployment_conventions(rendered: dict[str, list[dict]], overlay: s
     spec = mesh_deployment(idx, service)["spec"]["template"]["spec"]
     (c,) = spec["containers"]
     assert c["command"] == ["python", "-m", MODULES[service]]
-    assert re.fullmatch(r"(.+/)?chsr/mesh:0\.1\.0", c["image"]), c["image"]
+    assert re.fullmatch(rf"(.+/)?chsr/{service}:0\.2\.0", c["image"]), c["image"]  # one image per server
     ports = {p["name"]: p["containerPort"] for p in c["ports"]}
     assert ports == {"grpc": DEFAULT_PORTS[service], "metrics": DEFAULT_METRICS_PORTS[service]}
     env = {e["name"]: e.get("value") for e in c.get("env", [])}

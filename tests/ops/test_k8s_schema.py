@@ -12,6 +12,8 @@ import pytest
 
 from tests.ops.conftest import K8S, load_docs, manifest_files, require
 
+pytestmark = pytest.mark.ops
+
 K8S_VERSION = "1.34.0"
 # Custom resources have no schema in the bundle; they are checked by test_k8s_refs instead.
 NO_BUNDLED_SCHEMA = {("monitoring.coreos.com/v1", "ServiceMonitor")}

@@ -26,7 +26,7 @@ from tests.conftest import Mesh
 from tests.ops.conftest import DEPLOY, OPS_REPORT
 from tests.ops.promql import Expr, dashboard_exprs, rule_exprs
 
-pytestmark = [pytest.mark.prometheus, pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.ops, pytest.mark.prometheus, pytest.mark.slow]
 SERVICES = ("gateway", "gate", "sparse", "dense", "fusion", "rerank")
 QUERIES = ("speed of a ball dropped from 2.5 m using conservation of energy",
            "why does a skydiver reach terminal velocity",

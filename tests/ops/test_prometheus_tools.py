@@ -10,7 +10,7 @@ import pytest
 from tests.ops.conftest import DEPLOY
 
 PROM = DEPLOY / "prometheus"
-pytestmark = pytest.mark.prometheus
+pytestmark = [pytest.mark.ops, pytest.mark.prometheus]
 
 
 def promtool_run(promtool: Path, *args: str) -> subprocess.CompletedProcess:

@@ -18,7 +18,7 @@ from chsr.client import GatewayClient
 from chsr.scope import Scope
 from gateway.cache.base import cache_key
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.security, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

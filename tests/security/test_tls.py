@@ -22,6 +22,8 @@ from chsr.v1 import fusion_pb2, fusion_pb2_grpc
 from services.fusion.servicer import FusionServicer
 from tests.security.pki import Pki, make_pki
 
+pytestmark = pytest.mark.security
+
 FUSION = fusion_pb2.DESCRIPTOR.services_by_name["FusionService"].full_name
 
 

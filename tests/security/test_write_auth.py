@@ -143,6 +143,7 @@ def mtls_sparse(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-un
     from services.sparse import server
 
     tmp = tmp_path_factory.mktemp("auth-mtls")
+    (tmp / "pki").mkdir()
     pki = make_pki(tmp / "pki")
     settings = Settings(data_dir=tmp, tls_cert=str(pki.server.cert), tls_key=str(pki.server.key), tls_ca=str(pki.ca),
                         writer_identities="gateway, client")

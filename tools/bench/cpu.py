@@ -4,7 +4,7 @@ A process's CPU time is ``utime + stime`` of ``/proc/<pid>/stat`` (all its
 threads). Processes are found by the TCP port they listen on: the six servers
 of a ``chsr up`` mesh sit at the gateway's port plus fixed offsets
 (``tools/cli/up_cmd.py``), the engines at their local ports
-(docs/TEAM_CONVENTIONS.md). Figures are "cores": CPU seconds per wall second
+(docs/ARCHITECTURE.md). Figures are "cores": CPU seconds per wall second
 (1.0 = one core busy), so they add up against the machine's core count.
 """
 

@@ -1,4 +1,4 @@
-"""Closed-loop load driver shared by the load benchmark and the fault tests (issue 7).
+"""Closed-loop load driver shared by the load benchmark and the fault tests.
 
 Each worker thread sends one request, waits for its answer, optionally thinks,
 and sends the next, until the duration or the request budget is spent (a

@@ -1,4 +1,4 @@
-"""Encoder levers (issue 7): query micro-batching and an ONNX Runtime int8 encoder.
+"""Encoder levers: query micro-batching and an ONNX Runtime int8 encoder.
 
 Query encoding dominates a search's CPU. Measured here in-process, on the
 encoder alone, at several concurrencies:
@@ -27,7 +27,6 @@ import numpy as np
 
 from tools.bench.driver import ClosedLoop, Sample
 from services.dense.onnx_encoder import OnnxEncoder, export_int8, onnx_available
-from tools.bench.queries import REPO_ROOT
 from tools.bench.stats import summarise
 from tools.corpus import read_corpus
 from chsr.config import Settings

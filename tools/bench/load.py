@@ -1,4 +1,4 @@
-"""`chsr bench load`: closed-loop load on the gateway over gRPC, with the report issue 7 asks for.
+"""`chsr bench load`: closed-loop load on the gateway over gRPC, with a report of latency percentiles, QPS and CPU.
 
 For every pipeline and concurrency: a cache-miss run (``no_cache``, the whole
 query set) and a cache-hit run (a small query set, primed first), each with a

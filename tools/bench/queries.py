@@ -1,7 +1,7 @@
-"""Real query texts for load runs (issue 7: "real queries (SciFact and the curriculum dev cases)").
+"""Real query texts for load runs ("real queries (SciFact and the curriculum dev cases)").
 
-* ``scifact``: ``$CHSR_SCIFACT_DIR/queries.jsonl`` (BEIR: ``{"_id", "text"}``);
-* ``curriculum``: the ``query`` of ``$CHSR_CURRICULUM_DIR/cases.dev.jsonl``;
+* ``scifact``: ``<CHSR_SCIFACT_DIR>/queries.jsonl`` (BEIR: ``{"_id", "text"}``);
+* ``curriculum``: the ``query`` of ``<CHSR_CURRICULUM_DIR>/cases.dev.jsonl``;
 * ``demo``: the bundled ``tools/demo/queries.jsonl`` (always present; the fallback).
 
 ``mixed`` interleaves SciFact and curriculum queries. Nothing is copied from
@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from pathlib import Path
 
+from chsr.config import get_settings
+from tools.demo import DEMO_QUERIES
+
 log = logging.getLogger(__name__)
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DEMO_QUERIES = REPO_ROOT / "data" / "demo" / "queries.jsonl"
 SOURCES = ("demo", "scifact", "curriculum", "mixed")
 
 
-def _shared(var: str, name: str) -> Path:
-    default = Path(os.environ.get("CHSR_SHARED_DATA", REPO_ROOT.parent / "shared" / "data")) / name
-    return Path(os.environ.get(var, default))
+def _shared(name: str) -> Path:
+    return get_settings().dataset_dir(name)
 
 
 def _jsonl_texts(path: Path, key: str) -> list[str]:
@@ -45,8 +44,8 @@ def load_queries(source: str, limit: int | None = None) -> tuple[list[str], str]
     """Query texts for ``source`` and the source actually used (``demo`` when the data is missing)."""
     if source not in SOURCES:
         raise ValueError(f"queries: unknown source '{source}'; valid: {', '.join(SOURCES)}")
-    scifact = _shared("CHSR_SCIFACT_DIR", "scifact") / "queries.jsonl"
-    curriculum = _shared("CHSR_CURRICULUM_DIR", "curriculum") / "cases.dev.jsonl"
+    scifact = _shared("scifact") / "queries.jsonl"
+    curriculum = _shared("curriculum") / "cases.dev.jsonl"
     wanted = {"scifact": [scifact], "curriculum": [curriculum], "mixed": [scifact, curriculum]}.get(source, [])
     missing = [p for p in wanted if not p.exists()]
     if source == "demo" or missing:

@@ -18,7 +18,7 @@ from pathlib import Path
 from tools.bench.plots import plot_report
 from chsr.stages import TIMING_STAGES
 
-TARGETS = [  # (label, pipelines, concurrency, cache, metric, bound, "le"|"ge") — issue 7
+TARGETS = [  # (label, pipelines, concurrency, cache, metric, bound, "le"|"ge") — the load targets
     ("gated hybrid C/D p95 at concurrency 1, cache miss", ("C", "D"), 1, "miss", "p95", 40.0, "le"),
     ("E p95 at concurrency 1, cache miss", ("E",), 1, "miss", "p95", 80.0, "le"),
     ("QPS at concurrency 8, cache miss", None, 8, "miss", "qps", 80.0, "ge"),
@@ -119,7 +119,7 @@ def render_readme(report: dict, plots: list[str]) -> str:
     cfg = report["config"]
     header = ["pipeline", "clients", "QPS", "p50 ms", "p95 ms", "p99 ms", "errors", "degraded", "CPU cores by process"]
     lines = [
-        "# Load benchmark (issue 7)", "",
+        "# Load benchmark", "",
         f"`chsr bench load --pipelines {','.join(cfg['pipelines'])} --concurrency "
         f"{','.join(map(str, cfg['concurrency']))} --duration {cfg['duration_s']:g} --queries {cfg['queries']}`"
         f" — {report['queries']['count']} {report['queries']['source']} queries, k={cfg['k']}, "

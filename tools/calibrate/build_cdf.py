@@ -1,4 +1,4 @@
-"""Offline construction of the per-retriever CDF calibrators (seed 002; issue 4).
+"""Offline construction of the per-retriever CDF calibrators (seed 002).
 
 The index builder scores every *train or pseudo* query against the whole corpus
 (or a deep top-N) and passes the score arrays here; the files land next to the

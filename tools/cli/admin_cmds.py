@@ -32,6 +32,14 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=42)
     p.set_defaults(func=cmd_calibrate)
 
+    v = sub.add_parser("vocab", help="the gate's corpus-derived vocabulary")
+    vsub = v.add_subparsers(dest="vocab_cmd", required=True)
+    b = vsub.add_parser("build", help="index a corpus's papers, years, sessions and values into a JSON file "
+                                      "(load it with CHSR_VOCABULARY_PATH)")
+    b.add_argument("corpus", type=Path, help="BEIR corpus.jsonl with curriculum metadata")
+    b.add_argument("out", type=Path, help="output JSON")
+    b.set_defaults(func=cmd_vocab_build)
+
 
 def _queries(args: argparse.Namespace) -> tuple[list[str], str]:
     rng = random.Random(args.seed)
@@ -69,4 +77,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             generation = max(generation, resp.generation)
     written = build_calibrators(scores, args.out, generation, source=source)
     sys.stdout.write("".join(f"{name}: {path}\n" for name, path in written.items()))
+    return 0
+
+
+def cmd_vocab_build(args: argparse.Namespace) -> int:
+    from services.gate.corpus_vocabulary import write_corpus_vocabulary
+
+    sys.stdout.write(f"wrote {write_corpus_vocabulary(args.corpus, args.out)}\n")
     return 0

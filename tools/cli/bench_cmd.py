@@ -1,4 +1,4 @@
-"""`chsr bench load` / `chsr bench levers`: the load benchmark of issue 7 (tools/bench/)."""
+"""`chsr bench load` / `chsr bench levers`: the load benchmark (tools/bench/)."""
 
 from __future__ import annotations
 

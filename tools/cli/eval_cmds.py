@@ -1,4 +1,4 @@
-"""`chsr eval beir` and `chsr eval cerb`: benchmarks through the gateway (issues 4 and 5).
+"""`chsr eval beir` and `chsr eval cerb`: benchmarks through the gateway.
 
 The benchmark modules (ranx, matplotlib) are imported when a command runs, so a
 missing optional dependency cannot hide the whole `eval` command group.
@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("eval", help="benchmarks through the gateway: BEIR (issue 4), CERB curriculum (issue 5)")
+    p = sub.add_parser("eval", help="benchmarks through the gateway: BEIR, CERB curriculum")
     esub = p.add_subparsers(dest="eval_cmd", required=True)
 
     b = esub.add_parser("beir", help="run a BEIR split through the gateway per pipeline; write a report dir")

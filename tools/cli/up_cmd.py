@@ -25,10 +25,11 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from chsr.config import Backend, get_settings
+from chsr.stages import LEGS
 from tools.demo import DEMO_CORPUS
 
 log = logging.getLogger("chsr.up")
-SERVICES = ("gate", "sparse", "dense", "fusion", "rerank", "gateway")
+SERVICES = ("gate", *LEGS, "fusion", "rerank", "gateway")
 MODULES = {name: f"services.{name}.server" for name in SERVICES[:-1]} | {"gateway": "gateway.server"}
 OFFSETS = {"gateway": 0, "gate": 1, "sparse": 2, "dense": 3, "fusion": 4, "rerank": 5}
 _PR_SET_PDEATHSIG = 1
@@ -172,7 +173,11 @@ def run_up(args: argparse.Namespace) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     started = time.monotonic()
-    sup.start_all()
+    try:
+        sup.start_all()
+    except RuntimeError as exc:
+        sys.stderr.write(f"chsr up: {exc}\n")
+        return 1
     try:
         sys.stdout.write(f"chsr mesh up ({args.backend}) in {time.monotonic() - started:.1f}s: gateway "
                          f"{layout.addr('gateway')}  metrics :{layout.metrics_port('gateway')}-"

@@ -1,4 +1,4 @@
-"""Evaluation library: IR metrics (via ranx), paired bootstrap, Pearson and latency summaries (issue 4)."""
+"""Evaluation library: IR metrics (via ranx), paired bootstrap, Pearson and latency summaries."""
 
 from tools.eval.metrics import (DEFAULT_METRICS, evaluate, latency_summary, mrr, ndcg, ndcg_reference,
                                paired_bootstrap, pearson, per_query, precision, recall)

@@ -1,11 +1,11 @@
-"""`chsr eval beir`: a BEIR split through the mesh, per pipeline (issue 4, "Benchmark").
+"""`chsr eval beir`: a BEIR split through the mesh, per pipeline ("Benchmark").
 
 Metrics (nDCG@10, MRR@10, P@3, P@5, R@5, R@100) come from the maintained ranx
 library via :mod:`tools.eval.metrics`; paired bootstrap (1,000 resamples, seed 42,
 seed 002 "H2") against a named baseline; the H1 table correlates every entropy
 variant the fusion service reports in its telemetry (``h_<list>_<norm>``, see
 ``services/fusion/modes.py``) with per-query nDCG@10 and MRR@10 (Pearson, seed 002).
-Tune on ``qrels/train.tsv`` only; report on test (issue 4).
+Tune on ``qrels/train.tsv`` only; report on test.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from chsr.client import GatewayClient
 from tools.eval import metrics as qm
 from tools.eval.report import bootstrap_dict, bootstrap_mean_ci, machine_info
 from tools.eval.runner import PipelineRun, QuerySpec, index_summary, run_id_map, run_pipeline
-from chsr.stages import TIMING_STAGES
+from chsr.stages import LEGS, TIMING_STAGES
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ METRICS: tuple[str, ...] = ("ndcg@10", "mrr@10", "precision@3", "precision@5", "
 LABELS: dict[str, str] = {"ndcg@10": "nDCG@10", "mrr@10": "MRR@10", "precision@3": "P@3", "precision@5": "P@5",
                           "recall@5": "R@5", "recall@100": "R@100"}
 BOOTSTRAP_METRICS: tuple[str, ...] = ("ndcg@10", "mrr@10")
-RETRIEVERS: tuple[str, ...] = ("sparse", "dense")
+RETRIEVERS: tuple[str, ...] = LEGS
 CALIBRATIONS: tuple[str, ...] = ("raw", "minmax", "zscore", "cdf")   # services/fusion/params.py ENTROPY_NORMS
 H1_METRICS: tuple[str, ...] = ("ndcg@10", "mrr@10")
 
@@ -129,7 +129,7 @@ def _share(records: Sequence[Mapping[str, Any]], key: str) -> float | None:
 
 
 def alpha_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, float] | None:
-    """Mean/std/min/max of the per-query fusion alpha (issue 4: does entropy weighting move alpha?)."""
+    """Mean/std/min/max of the per-query fusion alpha (does entropy weighting move alpha?)."""
     a = np.array([float(r["fusion_telemetry"]["alpha"]) for r in records if "alpha" in r.get("fusion_telemetry", {})])
     if a.size == 0:
         return None

@@ -1,4 +1,4 @@
-"""Write the `chsr eval beir` report directory (issue 4, "Benchmark").
+"""Write the `chsr eval beir` report directory ("Benchmark").
 
 Layout::
 

@@ -1,4 +1,4 @@
-"""`chsr eval cerb`: the CHSR-RRF ablation on CERB-style cases through the mesh (issue 5).
+"""`chsr eval cerb`: the CHSR-RRF ablation on CERB-style cases through the mesh.
 
 Only the query text is sent (``--hints gold`` adds the gold subject + level as client
 hints). Scoring follows ``../shared/data/curriculum/README.md``; the per-chunk and
@@ -9,7 +9,7 @@ Case kinds: ``abstention`` (expect_empty_scope, no labels: scored on abstention
 success only), ``relaxation`` (expect_empty_scope with labels from relaxed_scope),
 ``in_scope`` (the rest). Relevance metrics skip abstention cases; ESS is scored on
 ``in_scope`` cases only (by construction the exact scope of the others holds nothing
-relevant, so an oracle gate scores ESS 1.0 exactly when those are left out: issue 5
+relevant, so an oracle gate scores ESS 1.0 exactly when those are left out: the
 reference numbers).
 """
 
@@ -32,7 +32,7 @@ from tools.eval.runner import PipelineRun, QuerySpec, index_summary, run_id_map,
 log = logging.getLogger(__name__)
 
 REL_METRICS: tuple[str, ...] = ("ndcg@8", "recall@8")   # K = 8 for every variant (seed 000 section 3.5)
-HINT_FIELDS: tuple[str, ...] = ("subject", "level")       # issue 5: "gold subject+level as client hints"
+HINT_FIELDS: tuple[str, ...] = ("subject", "level")       # "gold subject+level as client hints"
 OUTCOMES: tuple[str, ...] = ("exact_hit", "flagged_recovery", "miss", "contaminated", "empty", "error")
 
 

@@ -1,4 +1,4 @@
-"""Write the `chsr eval cerb` report directory (issue 5, "Benchmark").
+"""Write the `chsr eval cerb` report directory ("Benchmark").
 
 Layout::
 
@@ -151,7 +151,7 @@ def _scope_accuracy(res: dict[str, Any]) -> list[str]:
 
 
 def _targets(res: dict[str, Any]) -> list[str]:
-    """Issue 5 targets for E (query text only) and the C vs B leakage cut."""
+    """Targets for E (query text only) and the C vs B leakage cut."""
     s = res["summary"]
     if "E" not in s:
         return []
@@ -168,7 +168,7 @@ def _targets(res: dict[str, Any]) -> list[str]:
         checks.append(("C cuts tuple leakage ≥ 5× vs B", cut, cut is not None and cut >= 5))
     rows = [[name, _target_value(v, name), "met" if ok else "NOT met"] for name, v, ok in checks]
     note = "" if res["hints"] == "none" else " (this run passes gold hints: the targets are for query text only)"
-    return [f"## Issue 5 targets (variant E){note}", "", *md_table(["target", "value", ""], rows), ""]
+    return [f"## Targets (variant E){note}", "", *md_table(["target", "value", ""], rows), ""]
 
 
 def _target_value(value: float | None, name: str) -> str:

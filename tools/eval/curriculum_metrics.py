@@ -1,4 +1,4 @@
-"""Curriculum-fidelity metrics of the CERB-style benchmark (issue 5), as pure functions.
+"""Curriculum-fidelity metrics of the CERB-style benchmark, as pure functions.
 
 Definitions follow ``../shared/data/curriculum/README.md`` ("Labelling and scoring
 policy") and seed 000 section 3.6; where the README is silent the choice is written
@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 GOLD_FIELDS: tuple[str, ...] = (
     "subject", "level", "year", "session", "paper", "content_type", "question_number",
 )
-#: The headline leakage restricts to the curriculum tuple (issue 5; seed 000 section 3.3).
+#: The headline leakage restricts to the curriculum tuple (seed 000 section 3.3).
 CURRICULUM_TUPLE: tuple[str, ...] = ("subject", "level", "year", "session", "paper")
 #: Ladder steps that mean "not relaxed": the W0 scope, or no label at all.
 UNRELAXED_STEPS: frozenset[str] = frozenset({"W0_EXACT", "W0", "RELAXATION_STEP_UNSPECIFIED", "", "?"})
@@ -136,7 +136,7 @@ def exact_scope_success(results: Sequence[tuple[str, Meta]], scope: GoldScope | 
 def abstention_success(results: Sequence[tuple[str, Sequence[str]]]) -> bool:
     """Abstention cases (the paper asked for does not exist): success when nothing is presented
     as exact -- an empty answer, or only results the system flagged (relaxed step or
-    violations). ``results`` = (step, violations) pairs (issue 5: "nothing at W0")."""
+    violations). ``results`` = (step, violations) pairs ("nothing at W0")."""
     return all(is_flagged(step, v) for step, v in results)
 
 

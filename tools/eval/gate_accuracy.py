@@ -1,4 +1,4 @@
-"""Scope-extraction accuracy per field against CERB-style gold scopes (issue 5 benchmark).
+"""Scope-extraction accuracy per field against CERB-style gold scopes (benchmark).
 
 For each case and field, the gold value (``null``, a scalar or a list = any of)
 is compared as a set with the gate's W0 scope for the query text alone:

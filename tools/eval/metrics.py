@@ -1,4 +1,4 @@
-"""Retrieval metrics and the statistics of the benchmark report (issue 4; seed 002 "H1/H2").
+"""Retrieval metrics and the statistics of the benchmark report (seed 002 "H1/H2").
 
 IR metrics come from ``ranx`` (a maintained, numba-compiled library whose nDCG uses
 linear gains and a log2(rank + 1) discount, i.e. trec_eval / BEIR's definition);

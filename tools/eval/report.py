@@ -1,7 +1,7 @@
 """Shared pieces of the benchmark reports: machine description, files, markdown tables.
 
 The README of every report states the machine it ran on (bm25s's practice of
-publishing speed tables with the hardware; STYLE.md).
+publishing speed tables with the hardware).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Run benchmark queries through the gateway and keep per-query telemetry (issues 4 and 5).
+"""Run benchmark queries through the gateway and keep per-query telemetry.
 
 Every request goes through the real mesh with ``no_cache=True`` so the latencies
 are real, and each pipeline gets one unrecorded warm-up request first (lazy model

@@ -1,4 +1,4 @@
-"""Fine-tune a local cross-encoder on BEIR train qrels with BM25 hard negatives (issue 4).
+"""Fine-tune a local cross-encoder on BEIR train qrels with BM25 hard negatives.
 
 Seeds 002/003 found web-trained (MS MARCO) cross-encoders hurt on scientific text, and
 no weights can be downloaded here, so we train our own: a sentence-transformers

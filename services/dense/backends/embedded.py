@@ -4,7 +4,7 @@ Vectors are normalised, so similarity = cosine = dot product in [-1, 1].
 Gating is pre-retrieval: exact search masks rows before top-k; HNSW passes the
 mask as hnswlib's filter function so the graph walk only returns admissible rows.
 
-Passage mode (``CHSR_DENSE_PASSAGES=maxp``, issue 4): each document is stored as a block of
+Passage mode (``CHSR_DENSE_PASSAGES=maxp``): each document is stored as a block of
 passage vectors (one SQLite row per document, the block's rows back to back; ``off`` stores a
 block of one) and scored by its best passage (MaxP). Exact search takes the max per document
 block, masks documents, then top-k documents; HNSW indexes passages, fetches more passages than
@@ -27,7 +27,7 @@ import numpy as np
 
 from services.retrieval.columns import MetadataColumns
 from chsr.documents import Doc
-from services.retrieval.docstore import DocStore
+from services.retrieval.docstore import DocStore, DocStoreBacked
 from services.retrieval.backend import Hit, UpsertResult
 from chsr.scope import Scope
 from chsr.config import PassageMode
@@ -54,7 +54,7 @@ class _Index:
     hnsw: Any = None
 
 
-class EmbeddedDenseBackend:
+class EmbeddedDenseBackend(DocStoreBacked):
     name = "embedded-vectors"
 
     def __init__(self, data_dir: Path, dim: int, index: str = "exact", ef: int = 128, m: int = 16,
@@ -83,7 +83,7 @@ class EmbeddedDenseBackend:
         """Record the mode on a fresh dir; on a dir built in another mode re-encode or refuse."""
         row = self._vec_db.execute("SELECT value FROM meta WHERE key='passages'").fetchone()
         has_vectors = self._vec_db.execute("SELECT 1 FROM vec LIMIT 1").fetchone() is not None
-        stored = row[0] if row else ("off" if has_vectors else None)  # before issue 4 only "off" existed
+        stored = row[0] if row else ("off" if has_vectors else None)  # older data dirs knew only "off"
         wanted = storage_key(self._mode)
         if stored is not None and stored != wanted and has_vectors:
             if reencode is None:
@@ -127,33 +127,25 @@ class EmbeddedDenseBackend:
             blocks.append(np.ascontiguousarray(block))
         return blocks
 
-    def _ensure_index(self) -> None:
-        generation = self._store.generation()
-        if generation == self._built_generation:
-            return
-        with self._lock:
-            if generation == self._built_generation:
-                return
-            docs = self._store.all_docs()
-            vecs = dict(self._vec_db.execute("SELECT id, v FROM vec").fetchall())
-            blocks = [np.frombuffer(vecs[d.id], np.float32).reshape(-1, self._dim) for d in docs]
-            matrix = np.concatenate(blocks) if docs else np.zeros((0, self._dim), np.float32)
-            counts = np.array([len(b) for b in blocks], dtype=np.int64)
-            starts = owner = None
-            if len(matrix) != len(docs):
-                starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-                owner = np.repeat(np.arange(len(docs)), counts)
-            hnsw = None
-            if docs and self._index_kind == "hnsw":
-                import hnswlib
-                hnsw = hnswlib.Index(space="ip", dim=self._dim)
-                hnsw.init_index(max_elements=len(matrix), ef_construction=200, M=self._m, random_seed=42)
-                hnsw.add_items(matrix, np.arange(len(matrix)))
-                hnsw.set_ef(self._ef)
-            self._index = _Index(docs, matrix, starts, owner, MetadataColumns([d.metadata for d in docs]), hnsw)
-            self._built_generation = generation
-            log.info("vector index built", extra={"documents": len(docs), "passages": len(matrix),
-                                                  "kind": self._index_kind})
+    def _rebuild(self, docs: list[Doc]) -> None:
+        vecs = dict(self._vec_db.execute("SELECT id, v FROM vec").fetchall())
+        blocks = [np.frombuffer(vecs[d.id], np.float32).reshape(-1, self._dim) for d in docs]
+        matrix = np.concatenate(blocks) if docs else np.zeros((0, self._dim), np.float32)
+        counts = np.array([len(b) for b in blocks], dtype=np.int64)
+        starts = owner = None
+        if len(matrix) != len(docs):
+            starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+            owner = np.repeat(np.arange(len(docs)), counts)
+        hnsw = None
+        if docs and self._index_kind == "hnsw":
+            import hnswlib
+            hnsw = hnswlib.Index(space="ip", dim=self._dim)
+            hnsw.init_index(max_elements=len(matrix), ef_construction=200, M=self._m, random_seed=42)
+            hnsw.add_items(matrix, np.arange(len(matrix)))
+            hnsw.set_ef(self._ef)
+        self._index = _Index(docs, matrix, starts, owner, MetadataColumns([d.metadata for d in docs]), hnsw)
+        log.info("vector index built", extra={"documents": len(docs), "passages": len(matrix),
+                                              "kind": self._index_kind})
 
     def upsert(self, docs: Sequence[Doc], vectors: Any = None) -> UpsertResult:
         """``vectors``: an ``(n, dim)`` array when off; ``n`` ``(n_passages, dim)`` blocks in maxp."""
@@ -234,18 +226,6 @@ class EmbeddedDenseBackend:
             fetch = min(allowed, fetch * 2)
         top = sorted(best.items(), key=lambda item: -item[1])[:k]
         return [Hit(doc_id=idx.docs[row].id, score=score, doc=idx.docs[row]) for row, score in top]
-
-    def get(self, ids: Sequence[str]) -> list[Doc]:
-        return self._store.get(ids)
-
-    def count(self) -> int:
-        return self._store.count()
-
-    def ids(self) -> Iterator[str]:
-        return self._store.ids()
-
-    def generation(self) -> int:
-        return self._store.generation()
 
     def details(self) -> dict[str, str]:
         return {"index": self._index_kind, "dim": str(self._dim), "similarity": "cosine",

@@ -1,6 +1,6 @@
 """Dense backend on Weaviate (v4 client, gRPC): HNSW ``near_vector`` with the gate as a ``where`` filter.
 
-Why it looks like this (issue 3, "Backends"):
+Why it looks like this ("Backends"):
 
 * One collection, ``vectorizer: none`` (vectors come from our MiniLM encoder), cosine distance,
   HNSW ``ef``/``efConstruction``/``maxConnections`` from settings; the defaults (128/200/16) are
@@ -22,7 +22,7 @@ Why it looks like this (issue 3, "Backends"):
   It is a read-modify-write guarded by a process lock: one dense service writes per collection.
 * Connection refused / timeouts / gRPC UNAVAILABLE become :class:`BackendUnavailable`; the client
   connects lazily (2 s init timeout, 5 s queries) so the service starts while Weaviate is down.
-* Passage mode (``CHSR_DENSE_PASSAGES=maxp``, issue 4) is embedded-only: this backend stores one
+* Passage mode (``CHSR_DENSE_PASSAGES=maxp``) is embedded-only: this backend stores one
   object per document, and :meth:`from_settings` refuses ``maxp`` rather than index whole-document
   vectors under a setting that promises passages.
 """

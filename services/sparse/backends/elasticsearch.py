@@ -1,6 +1,6 @@
 """Sparse backend on Elasticsearch: BM25 with the gate pushed down as ``bool.filter``.
 
-Why it looks like this (issue 3, "Backends"):
+Why it looks like this ("Backends"):
 
 * One index per corpus, created through an index template so the mapping is declared
   once: curriculum fields are ``keyword``/``integer`` (exact, case-sensitive, like the
@@ -189,7 +189,7 @@ class ElasticsearchSparseBackend:
             if with_docs:
                 resp = self._es.search(index=self._index, query=body, size=k, track_total_hits=False,
                                        source_excludes=["content_hash"])
-            else:  # ids and scores only: skips the fetch phase's _source loading (issue 7)
+            else:  # ids and scores only: skips the fetch phase's _source loading
                 resp = self._es.search(index=self._index, query=body, size=k, track_total_hits=False, source=False)
         return [Hit(doc_id=h["_id"], score=float(h["_score"]),
                     doc=_from_source(h["_id"], h["_source"]) if with_docs else None)
@@ -256,7 +256,7 @@ class ElasticsearchSparseBackend:
 #: module (no stemmer/snowball/kstem), but core Lucene keeps ``hunspell``; with the en_US dictionary
 #: that deploy/local installs it gives dictionary stemming (cats->cat, gases->gas). The last
 #: resort is lowercase + English stop words. All use the standard tokenizer, which splits CJK
-#: ideographs into single characters, so CJK text stays searchable (issue 2).
+#: ideographs into single characters, so CJK text stays searchable.
 ANALYZERS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("english", {"analyzer": {"chsr_text": {"type": "english"}}}),
     ("standard+stop+hunspell_en_US", {

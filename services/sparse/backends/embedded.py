@@ -17,7 +17,7 @@ import numpy as np
 
 from services.retrieval.columns import MetadataColumns
 from chsr.documents import Doc
-from services.retrieval.docstore import DocStore
+from services.retrieval.docstore import DocStore, DocStoreBacked
 from services.retrieval.backend import Hit, UpsertResult
 from chsr.scope import Scope
 from chsr.text import tokenize
@@ -25,7 +25,7 @@ from chsr.text import tokenize
 log = logging.getLogger(__name__)
 
 
-class EmbeddedSparseBackend:
+class EmbeddedSparseBackend(DocStoreBacked):
     name = "embedded-bm25"
 
     def __init__(self, data_dir: Path, k1: float = 1.2, b: float = 0.75) -> None:
@@ -38,22 +38,14 @@ class EmbeddedSparseBackend:
         self._columns = MetadataColumns([])
 
     # ---- index maintenance ---------------------------------------------
-    def _ensure_index(self) -> None:
-        generation = self._store.generation()
-        if generation == self._built_generation:
-            return
-        with self._lock:
-            if generation == self._built_generation:
-                return
-            docs = self._store.all_docs()
-            retriever = None
-            if docs:
-                retriever = bm25s.BM25(k1=self._k1, b=self._b)
-                retriever.index([tokenize(d.full_text) for d in docs], show_progress=False)
-            self._docs, self._retriever = docs, retriever
-            self._columns = MetadataColumns([d.metadata for d in docs])
-            self._built_generation = generation
-            log.info("bm25 index built", extra={"documents": len(docs), "generation": generation})
+    def _rebuild(self, docs: list[Doc]) -> None:
+        retriever = None
+        if docs:
+            retriever = bm25s.BM25(k1=self._k1, b=self._b)
+            retriever.index([tokenize(d.full_text) for d in docs], show_progress=False)
+        self._docs, self._retriever = docs, retriever
+        self._columns = MetadataColumns([d.metadata for d in docs])
+        log.info("bm25 index built", extra={"documents": len(docs)})
 
     def upsert(self, docs: Sequence[Doc]) -> UpsertResult:
         known = self._store.hashes([d.id for d in docs])
@@ -84,18 +76,6 @@ class EmbeddedSparseBackend:
             return []
         top = candidates[np.argsort(-scores[candidates], kind="stable")[:k]]
         return [Hit(doc_id=docs[i].id, score=float(scores[i]), doc=docs[i]) for i in top]
-
-    def get(self, ids: Sequence[str]) -> list[Doc]:
-        return self._store.get(ids)
-
-    def count(self) -> int:
-        return self._store.count()
-
-    def ids(self) -> Iterator[str]:
-        return self._store.ids()
-
-    def generation(self) -> int:
-        return self._store.generation()
 
     def details(self) -> dict[str, str]:
         return {"k1": str(self._k1), "b": str(self._b), "tokenizer": "snowball-en+cjk-bigrams"}

@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import CURRICULUM_DIR
 from tools.eval.gate_accuracy import format_scores, score_extraction
 from services.gate.logic import run_gate
 from services.gate.vocabulary import Vocabulary, write_corpus_vocabulary
 
-pytestmark = pytest.mark.data
+pytestmark = [pytest.mark.unit, pytest.mark.data]
 log = logging.getLogger(__name__)
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-CURRICULUM_DIR = Path(os.environ.get("CHSR_CURRICULUM_DIR", REPO_ROOT.parent / "shared" / "data" / "curriculum"))
 #: Exact-match floors per field (dev numbers at the time of writing are in the gate's report).
 FLOORS = {"subject": 0.75, "level": 0.65, "year": 0.9, "session": 0.9, "paper": 0.85, "content_type": 0.8,
           "question_number": 0.85}
