@@ -56,11 +56,11 @@ def _upsert(stub, req: retriever_pb2.UpsertRequest, metadata: tuple,  # type: ig
 
 def upsert_batch(stubs: StageStubs, executor: ThreadPoolExecutor, docs: Sequence[common_pb2.Document],
                  totals: IngestTotals, context: HasTimeRemaining | None = None) -> None:
-    """Write one validated batch to every leg in parallel; any leg failure fails the stream
-    (UNAVAILABLE; the batch may be in some legs, a rerun makes them consistent)."""
+    """Write one validated batch to every retrieval server in parallel; any failure fails the stream
+    (UNAVAILABLE; the batch may be in some servers already, a rerun makes them consistent)."""
     req = retriever_pb2.UpsertRequest(documents=docs)
-    futures = {leg: executor.submit(_upsert, stubs.retriever(leg), req, stubs.write_metadata, context)
-               for leg in stubs.legs}
+    futures = {name: executor.submit(_upsert, stub, req, stubs.write_metadata, context)
+               for name, stub in stubs.servers.items()}
     results: dict[str, retriever_pb2.UpsertResponse] = {}
     failures: list[str] = []
     for leg, fut in futures.items():

@@ -104,8 +104,8 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
         deleted = 0
         forward = retriever_pb2.DeleteDocumentsRequest(doc_ids=request.doc_ids)
         try:
-            for leg in self._stubs.legs:
-                resp = self._stubs.retriever(leg).DeleteDocuments(
+            for stub in self._stubs.servers.values():
+                resp = stub.DeleteDocuments(
                     forward, timeout=bounded_timeout(context, DELETE_TIMEOUT_S), metadata=self._stubs.write_metadata)
                 deleted = max(deleted, resp.deleted)
         except grpc.RpcError as exc:
@@ -117,14 +117,14 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
     def IndexStats(self, request: gateway_pb2.IndexStatsRequest,
                    context: grpc.ServicerContext) -> gateway_pb2.IndexStatsResponse:
         resp = gateway_pb2.IndexStatsResponse(generation=self._generation())
-        for leg in self._stubs.legs:
+        for name, stub in self._stubs.servers.items():
             try:
-                stats = self._stubs.retriever(leg).Stats(retriever_pb2.StatsRequest(),
+                stats = stub.Stats(retriever_pb2.StatsRequest(),
                                                          timeout=bounded_timeout(context, STATS_TIMEOUT_S))
                 resp.backends.add(backend=stats.backend, documents=stats.documents, generation=stats.generation,
                                   details=stats.details)
             except grpc.RpcError as exc:
-                resp.backends.add(backend=leg, documents=-1, details={"error": exc.code().name})
+                resp.backends.add(backend=name, documents=-1, details={"error": exc.code().name})
         return resp
 
     def VerifyIndex(self, request: gateway_pb2.VerifyIndexRequest,

@@ -76,10 +76,12 @@ class StepRunner:
     def _retrieve(self, query: str, flt: common_pb2.Scope, legs: tuple[str, ...], pipeline: PipelineConfig,
                   depth: int, budget: Budget, out: StepOutcome) -> dict[str, list[common_pb2.Candidate]]:
         timeout = budget.for_stage("retrieve")
-        req = retriever_pb2.RetrieveRequest(query=query, filter=flt, k=depth, post_filter=pipeline.post_filter,
-                                            exact=pipeline.exact)
-        futures = {leg: self._executor.submit(_timed, self._stubs.retriever(leg).Retrieve, req, timeout)
-                   for leg in legs}
+        futures = {}
+        for leg in legs:
+            stub, model = self._stubs.leg(leg)
+            req = retriever_pb2.RetrieveRequest(query=query, filter=flt, k=depth, post_filter=pipeline.post_filter,
+                                                exact=pipeline.exact, model=model)
+            futures[leg] = self._executor.submit(_timed, stub.Retrieve, req, timeout)
         lists: dict[str, list[common_pb2.Candidate]] = {}
         errors: list[grpc.RpcError] = []
         for leg, fut in futures.items():
@@ -118,27 +120,30 @@ class StepRunner:
 
     def _fetch(self, fused: list[common_pb2.Candidate], legs: tuple[str, ...], budget: Budget,
                out: StepOutcome) -> list[common_pb2.Candidate]:
-        """Fill each candidate's document, asking the legs that retrieved first (every retriever
-        holds the corpus; the lexical one first); ids the first one lacks (a partial ingest) are
-        asked of the next. A candidate found nowhere (deleted since the search) is dropped."""
+        """Fill each candidate's document, asking the servers of the legs that retrieved first (every
+        retrieval server holds the corpus; the lexical one first); ids the first one lacks (a
+        partial ingest) are asked of the next. A candidate found nowhere (deleted since the
+        search) is dropped."""
         out.add_time("fetch", 0.0)
         if not fused:
             return fused
-        order = sorted(self._stubs.legs, key=lambda leg: (leg not in legs, leg != LEXICAL_LEG))
+        used = {self._stubs.legs[leg].server for leg in legs if leg in self._stubs.legs}
+        lexical = self._stubs.legs[LEXICAL_LEG].server if LEXICAL_LEG in self._stubs.legs else ""
+        order = sorted(self._stubs.servers, key=lambda name: (name not in used, name != lexical))
         docs: dict[str, common_pb2.Document] = {}
         errors: list[grpc.RpcError] = []
         answered = False
-        for leg in order:
+        for name in order:
             wanted = [c.doc_id for c in fused if c.doc_id not in docs]
             if not wanted:
                 break
             try:
-                resp, ms = _timed(self._stubs.retriever(leg).GetDocuments,
+                resp, ms = _timed(self._stubs.server(name).GetDocuments,
                                   retriever_pb2.GetDocumentsRequest(doc_ids=wanted), budget.for_stage("fetch"))
             except grpc.RpcError as exc:
                 errors.append(exc)
-                BACKEND_ERRORS.labels(f"{leg}_fetch", exc.code().name.lower()).inc()
-                log.warning("document fetch failed", extra={"leg": leg, "code": exc.code().name})
+                BACKEND_ERRORS.labels(f"{name}_fetch", exc.code().name.lower()).inc()
+                log.warning("document fetch failed", extra={"server": name, "code": exc.code().name})
                 continue
             answered = True
             out.add_time("fetch", ms)

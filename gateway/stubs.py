@@ -2,9 +2,11 @@
 
 A stub is either a gRPC stub over a shared channel or an
 :class:`~chsr.inprocess.InProcessStub` around the same servicer class, so the
-benchmark can run the identical pipeline with and without the network. Write calls
-to the retrievers carry the gateway's own credential (:attr:`StageStubs.write_metadata`):
-every stage server guards its write RPCs like the gateway does.
+benchmark can run the identical pipeline with and without the network. Searches go
+to *legs* (a server and one of its models); writes, fetches, stats and verification go to
+each retrieval *server* once. Write calls carry the gateway's own credential
+(:attr:`StageStubs.write_metadata`): every stage server guards its write RPCs like the
+gateway does.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from chsr.channels import get_channel
 from chsr.config import Settings
 from chsr.errors import InvalidArgument
-from chsr.stages import LEGS
+from chsr.stages import KNOWN_LEGS, LEGS, RETRIEVAL_SERVERS, LegSpec
 from chsr.v1 import fusion_pb2_grpc, gate_pb2_grpc, rerank_pb2_grpc, retriever_pb2_grpc
 
 
@@ -28,7 +30,8 @@ class StageStubs:
     gate: Any
     fusion: Any
     rerank: Any
-    retrievers: dict[str, Any]          # leg name -> RetrieverService stub, in LEGS order
+    servers: dict[str, Any]             # retrieval server name -> RetrieverService stub
+    legs: dict[str, LegSpec] = field(default_factory=lambda: {leg: KNOWN_LEGS[leg] for leg in LEGS})
     write_metadata: tuple[tuple[str, str], ...] = field(default=())
 
     @classmethod
@@ -40,16 +43,16 @@ class StageStubs:
             gate=gate_pb2_grpc.GateServiceStub(channel("gate")),
             fusion=fusion_pb2_grpc.FusionServiceStub(channel("fusion")),
             rerank=rerank_pb2_grpc.RerankServiceStub(channel("rerank")),
-            retrievers={leg: retriever_pb2_grpc.RetrieverServiceStub(channel(leg)) for leg in LEGS},
+            servers={name: retriever_pb2_grpc.RetrieverServiceStub(channel(name)) for name in RETRIEVAL_SERVERS},
             write_metadata=bearer_metadata(settings.ingest_token),
         )
 
-    @property
-    def legs(self) -> tuple[str, ...]:
-        return tuple(self.retrievers)
+    def leg(self, name: str) -> tuple[Any, str]:
+        """The stub that answers leg ``name`` and the model to ask it for."""
+        spec = self.legs.get(name)
+        if spec is None or spec.server not in self.servers:
+            raise InvalidArgument("pipeline", f"leg '{name}' is not configured; configured: {', '.join(self.legs)}")
+        return self.servers[spec.server], spec.model
 
-    def retriever(self, leg: str) -> Any:
-        try:
-            return self.retrievers[leg]
-        except KeyError:
-            raise InvalidArgument("pipeline", f"leg '{leg}' is not configured; configured: {', '.join(self.retrievers)}") from None
+    def server(self, name: str) -> Any:
+        return self.servers[name]

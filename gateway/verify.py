@@ -20,13 +20,13 @@ def _ids(stub, timeout_s: float) -> set[str]:  # type: ignore[no-untyped-def]
 def verify_index(stubs: StageStubs, expected: list[str],
                  context: HasTimeRemaining | None = None) -> gateway_pb2.VerifyIndexResponse:
     timeout = bounded_timeout(context, LIST_IDS_TIMEOUT_S)
-    sets = {leg: _ids(stubs.retriever(leg), timeout) for leg in stubs.legs}
+    sets = {name: _ids(stub, timeout) for name, stub in stubs.servers.items()}
     reference = set(expected) if expected else set().union(*sets.values())
     resp = gateway_pb2.VerifyIndexResponse(consistent=True)
-    for leg, ids in sets.items():
+    for name, ids in sets.items():
         missing = sorted(reference - ids)
         extra = sorted(ids - reference)
-        resp.backends.add(backend=leg, count=len(ids), missing=missing[:SAMPLE], extra=extra[:SAMPLE],
+        resp.backends.add(backend=name, count=len(ids), missing=missing[:SAMPLE], extra=extra[:SAMPLE],
                           missing_count=len(missing), extra_count=len(extra))
         if missing or extra:
             resp.consistent = False

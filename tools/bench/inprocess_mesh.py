@@ -19,7 +19,7 @@ import grpc
 from chsr.config import Settings
 from chsr.errors import ChsrError
 from chsr.inprocess import InProcessStub
-from chsr.stages import LEGS
+from chsr.stages import RETRIEVAL_SERVERS
 from chsr.v1 import gateway_pb2
 from gateway.cache.memory import MemoryCache
 from gateway.request import plan_search
@@ -62,7 +62,7 @@ def build_search_service(settings: Settings) -> SearchService:
 
     stubs = StageStubs(gate=stub("gate", "GateService"), fusion=stub("fusion", "FusionService"),
                        rerank=stub("rerank", "RerankService"),
-                       retrievers={leg: stub(leg, "RetrieverService") for leg in LEGS})
+                       servers={name: stub(name, "RetrieverService") for name in RETRIEVAL_SERVERS})
     return SearchService(stubs, MemoryCache(settings.cache_max_entries), settings)
 
 

@@ -89,7 +89,7 @@ class FakeRerank:
 
 def service(gate: FakeGate, dense: FakeRetriever | None = None) -> SearchService:
     stubs = StageStubs(gate=gate, fusion=FakeFusion(), rerank=FakeRerank(),
-                       retrievers={"sparse": FakeRetriever(), "dense": dense or FakeRetriever()})
+                       servers={"sparse": FakeRetriever(), "dense": dense or FakeRetriever()})
     return SearchService(stubs, MemoryCache(100), Settings())
 
 

@@ -43,7 +43,7 @@ class FakeRetriever:
 
 
 def _runner(sparse: FakeRetriever, dense: FakeRetriever) -> StepRunner:
-    stubs = StageStubs(gate=None, fusion=None, rerank=None, retrievers={"sparse": sparse, "dense": dense})
+    stubs = StageStubs(gate=None, fusion=None, rerank=None, servers={"sparse": sparse, "dense": dense})
     return StepRunner(stubs, ThreadPoolExecutor(2))
 
 
