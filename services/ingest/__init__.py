@@ -1,0 +1,1 @@
+"""Ingest service: files (PDF, DOCX, Markdown, HTML, text) -> curriculum-aware chunks (issue 11)."""
