@@ -1,0 +1,1 @@
+"""Project tooling that sits above the services (document generator, benchmarks)."""
