@@ -4,11 +4,13 @@ Candidates are the markers at block starts (``questions.find_marker``; for table
 first cell of each row, the usual layout of a mark scheme: ``| 1(a) | answer | 2 |``); the
 paper's numbering is the chain :func:`questions.select_chain` picks. Headings between
 questions (``Section B``) are not question text: they extend the heading path of the
-questions that follow.
+questions that follow. A numbered list right under an instructions label (``INSTRUCTIONS``,
+``注意事项``, ``Consignes``...) is the paper's instructions, not its first questions.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from services.ingest.blocks import Block, BlockKind, table_text
@@ -62,10 +64,41 @@ def _marker(block: Block) -> Marker | None:
     return find_marker(block.text)
 
 
+#: Labels of a paper's instructions list ("INSTRUCTIONS", "Information for candidates", 注意事项...):
+#: the numbered list under one is not the questions.
+INSTRUCTION_LABEL = re.compile(
+    r"^(?:instructions?|information|notes?|directions|rubric|instructions? (?:to|for) candidates|"
+    r"information (?:to|for) candidates|注意事项|考生须知|说明|consignes?|instructions aux candidats|hinweise|"
+    r"hinweise für (?:die )?prüflinge|arbeitshinweise|instrucciones|indicaciones|instrucciones generales)\s*[:：]?$",
+    re.IGNORECASE,
+)
+
+
+MAX_INSTRUCTION_CHARS = 300
+
+
+def instruction_blocks(blocks: list[Block]) -> set[int]:
+    """Indices of the numbered items right under an instructions label: 1, 2, 3... on the label's
+    page, each short (instructions are one-line rules); the list ends at anything else."""
+    out: set[int] = set()
+    for i, block in enumerate(blocks):
+        if len(block.text) > 60 or not INSTRUCTION_LABEL.match(block.text.strip()):
+            continue
+        expected, j = 1, i + 1
+        while j < len(blocks) and blocks[j].kind is not BlockKind.HEADING and blocks[j].page == block.page:
+            marker = find_marker(blocks[j].text)
+            if marker is None or marker.number != expected or len(blocks[j].text) > MAX_INSTRUCTION_CHARS:
+                break
+            out.add(j)
+            expected, j = expected + 1, j + 1
+    return out
+
+
 def segment_questions(blocks: list[Block]) -> tuple[list[Block], list[Segment]]:
     """(preamble blocks, questions in order)."""
     blocks = explode_tables(blocks)
-    found = [(i, m) for i, b in enumerate(blocks) if (m := _marker(b)) is not None]
+    skip = instruction_blocks(blocks)
+    found = [(i, m) for i, b in enumerate(blocks) if i not in skip and (m := _marker(b)) is not None]
     chain = select_chain([m for _, m in found])
     starts = {found[k][0]: found[k][1].number for k in chain}
     preamble: list[Block] = []

@@ -10,6 +10,7 @@ stable id and content hash (``identity``). The service then applies
 from __future__ import annotations
 
 import logging
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -26,6 +27,7 @@ from services.ingest.manifest import Manifest
 from services.ingest.metadata import (COVER_MAX_CHARS, DocumentMetadata, ScopeReader, resolve_metadata,
                                       set_structural_content_type)
 from services.ingest.parsers.dispatch import parse_bytes
+from services.ingest.questions import find_marker
 from services.ingest.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
@@ -35,7 +37,9 @@ MAX_SEGMENT_BYTES = 255
 #: Structure rule: a document of unknown type is an exam paper when it has this many numbered
 #: questions and they hold at least this share of its text.
 MIN_QUESTIONS = 3
-MIN_QUESTION_SHARE = 0.5
+MIN_QUESTION_SHARE = 0.3
+COVER_LINE_CHARS = 100
+_BULLET = re.compile(r"^[•▪◦‣\u2022\u25cf\-–*]\s")
 
 
 @dataclass(frozen=True)
@@ -128,12 +132,18 @@ def _ingest(name: str, data: bytes, counter: TokenCounter, params: ChunkingParam
 
 
 def cover_text(parsed: ParsedDocument, preamble: list) -> str:
-    """What a cover page states: the text before the first question, on the first page only."""
+    """What a cover page states: its display lines before the first question, on the first page.
+
+    Numbered or bulleted instructions and long sentences are left out: a cover states board,
+    paper and year in short title lines, while its instructions ("...选出每小题答案后...",
+    "write your answers...") mention answers and questions without saying what the document is.
+    """
     blocks = preamble or parsed.blocks[:3]
     if parsed.page_count:
         blocks = [b for b in blocks if (b.page or 1) <= 1] or blocks[:3]
-    text = "\n".join(b.text for b in blocks)
-    return text[:COVER_MAX_CHARS]
+    lines = [line for b in blocks if b.kind is not BlockKind.LIST_ITEM for line in b.text.splitlines()]
+    kept = [l for l in lines if len(l) <= COVER_LINE_CHARS and not find_marker(l) and not _BULLET.match(l)]
+    return "\n".join(kept or lines)[:COVER_MAX_CHARS]
 
 
 def _role(meta: DocumentMetadata, parsed: ParsedDocument, questions: list) -> str:

@@ -9,7 +9,7 @@ after NFKC (so ``１．`` is ``1.`` and ``（1）`` is ``(1)``). Three families 
   (es), and the answer words of mark schemes (Solution, Answer, Lösung, Réponse, Solución...);
 * ``cjk``: 第3题 / 第三题 / 第 3 小问 is a sub-part;
 * ``num``: ``3.``, ``3)``, ``3、``, ``3(a)``, ``3 (a)``, and a bare number followed by a tab
-  or a wide gap (Cambridge-style ``1   Explain...``; *weak*: accepted only as the next number).
+  or a wide gap (Cambridge-style ``1   Explain...``; *weak*: a gap in the numbering costs it twice as much).
 
 Numbered lists inside a question, numbered cover-page instructions and stray line starts
 also look like markers, so the real numbering is chosen by :func:`select_chain`: the
@@ -39,8 +39,10 @@ _WORD_MARKER = re.compile(
 _CN_DIGITS = "〇一二三四五六七八九"
 _CJK_MARKER = re.compile(r"^第\s*(?P<n>\d{1,3}|[一二三四五六七八九十百〇]{1,4})\s*(?P<unit>题|題|问|問|小题)")
 _NUM_MARKER = re.compile(
-    r"^(?P<n>\d{1,3})(?:\s*(?P<sep>[.、)](?!\d))|\s*(?P<part>\((?:[a-z]|[ivx]{1,5})\))|(?P<gap>\t| {2,}))"
+    r"^(?P<n>\d{1,3})(?:\s*(?P<sep>[.．、)](?!\d))|\s*(?P<part>\((?:[a-z]|[ivx]{1,5})\))|(?P<gap>\t| {2,}))"
 )
+#: A bare number set off as a label (bold, or in its own cell): treated as "N<TAB>".
+BARE_LABEL = re.compile(r"^\d{1,3}$")
 _SUBPART = re.compile(r"^(?:\((?P<a>[a-z]|[ivx]{1,5}|\d{1,2})\)|(?P<b>[a-z]|[ivx]{1,5})\)|(?P<c>[①-⑳]))")
 _CELL_NUMBER = re.compile(r"^(?:(?:q|question)\s*)?(?P<n>\d{1,3})\s*(?P<part>(?:\(\w{1,5}\))*)\s*$", re.IGNORECASE)
 
@@ -116,6 +118,7 @@ def _marker(n: int | None, family: str, m: re.Match, *, part: str | None = None,
 SKIP_COST = {False: 0.5, True: 0.25}
 GAP_COST = 0.1
 MAX_GAP_COST = 0.8
+WEAK_START_COST = 0.5
 
 
 def select_chain(candidates: list[Marker]) -> list[int]:
@@ -146,15 +149,16 @@ def _best_chain(items: list[Marker]) -> tuple[float, list[int]]:
     for k in range(n - 1, -1, -1):
         skip_after[k] = skip_after[k + 1] + SKIP_COST[items[k].weak]
     for j, cur in enumerate(items):
-        score[j] = 1.0 - GAP_COST * min(cur.number - 1, 5) - (1.0 if cur.weak and cur.number != 1 else 0.0)
+        score[j] = 1.0 - GAP_COST * min(cur.number - 1, 5) - (WEAK_START_COST if cur.weak and cur.number != 1 else 0.0)
         start[j] = j
         for i in range(j):
             before = items[i]
             gap = cur.number - before.number - 1
-            if gap < 0 or (cur.weak and gap != 0):
+            if gap < 0:
                 continue
             skipped = skip_after[i + 1] - skip_after[j]
-            value = score[i] + 1.0 - min(GAP_COST * gap, MAX_GAP_COST) - skipped
+            gap_cost = GAP_COST * (2 if cur.weak else 1)
+            value = score[i] + 1.0 - min(gap_cost * gap, MAX_GAP_COST) - skipped
             if value > score[j] + 1e-9 or (abs(value - score[j]) <= 1e-9 and start[i] > start[j]):
                 score[j], prev[j], start[j] = value, i, start[i]
     best_j, best_total = -1, 0.0

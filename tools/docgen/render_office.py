@@ -31,6 +31,8 @@ def write_docx(spec: DocSpec, path: Path) -> None:
         para.alignment = WD_ALIGN_PARAGRAPH.CENTER
         run = para.add_run(line)
         run.bold, run.font.size = True, Pt(16)
+    if spec.instructions and spec.style.get("instructions_label"):
+        doc.add_paragraph().add_run(spec.style["instructions_label"]).bold = True
     for k, line in enumerate(spec.instructions, start=1):
         doc.add_paragraph(f"{k}. {line}" if spec.style.get("numbered_instructions") else line)
     doc.add_paragraph().add_run().add_break(WD_BREAK.PAGE)
@@ -64,6 +66,8 @@ def write_docx(spec: DocSpec, path: Path) -> None:
 
 def markdown_text(spec: DocSpec) -> str:
     out = [f"**{line}**\n" for line in spec.cover_lines]
+    if spec.instructions and spec.style.get("instructions_label"):
+        out.append(f"**{spec.style['instructions_label']}**\n")
     for k, line in enumerate(spec.instructions, start=1):
         out.append(f"{k}. {line}" if spec.style.get("numbered_instructions") else f"- {line}")
     out.append("\n---\n")
@@ -100,6 +104,8 @@ def html_text(spec: DocSpec) -> str:
     out = [f"<!DOCTYPE html><html lang=\"{spec.language}\"><head><meta charset=\"utf-8\"><title>{e(spec.header_left)}</title>"
            "</head><body>", f"<header>{e(spec.header_left)} — {e(spec.header_right)}</header>", "<section class=\"cover\">"]
     out += [f"<p><strong>{e(line)}</strong></p>" for line in spec.cover_lines]
+    if spec.instructions and spec.style.get("instructions_label"):
+        out.append(f"<h3>{e(spec.style['instructions_label'])}</h3>")
     if spec.instructions:
         tag = "ol" if spec.style.get("numbered_instructions") else "ul"
         out.append(f"<{tag}>" + "".join(f"<li>{e(i)}</li>" for i in spec.instructions) + f"</{tag}>")

@@ -39,7 +39,9 @@ def render_typst(spec: DocSpec) -> str:
         out.append(f'#text(size: {size}pt, weight: "bold")[#{s(line)}] \\ #v(0.4cm)')
     out.append("]")
     if spec.instructions:
-        out.append('#v(2cm)#text(weight: "bold")[#"Instructions"]')
+        out.append("#v(2cm)")
+        if st.get("instructions_label"):
+            out.append(f'#text(weight: "bold")[#{s(st["instructions_label"])}]')
         for k, line in enumerate(spec.instructions, start=1):
             label = f"{k}." if st.get("numbered_instructions") else "•"
             out.append(f"#par[#{s(label)} #{s(line)}]")

@@ -12,6 +12,8 @@ MARKERS = {
     "es": ["Ejercicio {n}", "Pregunta {n}", "{n}."],
 }
 ANSWER_MARKERS = {"en": ["Problem {n}", "Solution {n}", "{n}."], "zh": ["{n}．", "第{n}题"]}
+INSTRUCTION_LABELS = {"en": ["INSTRUCTIONS", "Instructions", "Information for candidates"], "zh": ["注意事项：", "考生须知"],
+                      "fr": ["Consignes"], "de": ["Hinweise"], "es": ["Instrucciones"]}
 FOOTERS = ["Page {p}", "{p}", "– {p} –", "Page {p} of {total}"]
 INSTRUCTIONS = {
     "en": ["Do not open this booklet until you are told to do so.",
@@ -35,6 +37,8 @@ def pick_style(rng: random.Random, language: str, *, answers: bool = False) -> d
         "font_size": rng.choice([9.5, 10, 10.5, 11]),
         "footer": ("第{p}页 共{total}页" if language == "zh" and rng.random() < 0.5 else rng.choice(FOOTERS)),
         "numbered_instructions": rng.random() < 0.6,
+        "instructions_label": rng.choice(INSTRUCTION_LABELS.get(language, INSTRUCTION_LABELS["en"]))
+        if rng.random() < 0.75 else None,
         "justify": rng.random() < 0.7,
         "bold_markers": rng.random() < 0.7,
         "options_inline": rng.random() < 0.3,

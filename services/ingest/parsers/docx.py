@@ -24,6 +24,7 @@ from services.ingest.blocks import Block, BlockKind, ParsedDocument, table_text
 from services.ingest.errors import FileErrorReason, IngestFileError
 from services.ingest.normalise import normalise_text
 from services.ingest.parsers.docx_numbering import Numbering
+from services.ingest.questions import BARE_LABEL
 
 MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
@@ -61,6 +62,10 @@ def parse_docx(data: bytes, source: str) -> ParsedDocument:
 
 def _paragraph(para: Paragraph, numbering: Numbering, page: int) -> Block | None:
     text = normalise_text(para.text)
+    runs = para.runs
+    first = next((k for k, r in enumerate(runs) if r.text.strip()), None)
+    if first is not None and runs[first].bold and BARE_LABEL.match(runs[first].text.strip()) and first + 1 < len(runs):
+        text = runs[first].text.strip() + "\t" + normalise_text("".join(r.text for r in runs[first + 1:]))
     style = (para.style.name if para.style is not None else "") or ""
     label = numbering.label(para)
     if label:

@@ -13,6 +13,7 @@ from lxml import etree, html as lxml_html
 from services.ingest.blocks import Block, BlockKind, ParsedDocument, table_text
 from services.ingest.errors import FileErrorReason, IngestFileError
 from services.ingest.normalise import normalise_text
+from services.ingest.questions import BARE_LABEL
 from services.ingest.parsers.text import decode_text
 
 MEDIA_TYPE = "text/html"
@@ -95,8 +96,15 @@ def _is_block(el: etree._Element) -> bool:
 
 
 def _own_text(el: etree._Element) -> str:
-    """Text of ``el`` and its inline descendants, stopping at nested block elements."""
+    """Text of ``el`` and its inline descendants, stopping at nested block elements.
+
+    A leading ``<b>3</b>`` (a bold bare number before any text) is kept set off by a tab."""
     parts = [el.text or ""]
+    first = el[0] if len(el) else None
+    if (first is not None and not (el.text or "").strip() and first.tag in ("b", "strong")
+            and BARE_LABEL.match(first.text_content().strip())):
+        rest = _own_text_from(el, 1)
+        return first.text_content().strip() + "\t" + " ".join(((first.tail or "") + " " + rest).split())
     for child in el:
         ctag = child.tag if isinstance(child.tag, str) else ""
         if ctag in _BLOCKS or ctag in _SKIP:
@@ -107,3 +115,15 @@ def _own_text(el: etree._Element) -> str:
             parts.append(_own_text(child))
         parts.append(child.tail or "")
     return " ".join("".join(parts).split())
+
+
+def _own_text_from(el: etree._Element, start: int) -> str:
+    parts: list[str] = []
+    for child in list(el)[start:]:
+        ctag = child.tag if isinstance(child.tag, str) else ""
+        if ctag == "br":
+            parts.append("\n")
+        elif ctag not in _BLOCKS and ctag not in _SKIP:
+            parts.append(_own_text(child))
+        parts.append(child.tail or "")
+    return "".join(parts)

@@ -3,7 +3,8 @@
 Ordered-list numbers are not part of a list item's text in the token stream, so they
 are put back (``start`` + position): an exam written as ``1. ...`` lists keeps its
 question numbers. Inline markup is rendered to plain text (emphasis markers dropped,
-code kept, images by their alt text).
+code kept, images by their alt text). A paragraph that opens with a bold bare number
+(``**3** Text``) keeps it set off by a tab, as a typeset label would be.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from markdown_it.token import Token
 
 from services.ingest.blocks import Block, BlockKind, ParsedDocument, table_text
 from services.ingest.normalise import normalise_text
+from services.ingest.questions import BARE_LABEL
 from services.ingest.parsers.text import decode_text
 
 MEDIA_TYPE = "text/markdown"
@@ -62,7 +64,14 @@ def parse_markdown(data: bytes, source: str) -> ParsedDocument:
 
 def _inline(tok: Token) -> str:
     parts: list[str] = []
-    for child in tok.children or []:
+    children = list(tok.children or [])
+    while children and children[0].type == "text" and not children[0].content:
+        children = children[1:]
+    if (len(children) >= 3 and children[0].type == "strong_open" and children[2].type == "strong_close"
+            and BARE_LABEL.match(children[1].content.strip())):
+        parts.append(children[1].content.strip() + "\t")  # "**3** Text": a set-off question number
+        children = children[3:]
+    for child in children:
         if child.type in ("text", "code_inline", "html_inline"):
             parts.append(child.content)
         elif child.type == "softbreak":

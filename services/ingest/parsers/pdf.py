@@ -25,7 +25,8 @@ from services.ingest.parsers.pdf_layout import Segment, reading_order
 
 log = logging.getLogger(__name__)
 MEDIA_TYPE = "application/pdf"
-SEGMENT_GAP = 1.2    # a horizontal gap wider than this many line heights starts a new segment
+SEGMENT_GAP = 1.2    # a horizontal gap wider than this many line heights (and 3x the row's word space)
+WIDE_GAP = 2.5       # ... or than this many, whatever the word spaces, starts a new segment
 SPACE_GAP = 0.18     # ... and one wider than this is a word space PDFium did not report
 BOLD_WEIGHT = 600
 MIN_CHARS_PER_PAGE = 8
@@ -102,14 +103,22 @@ def _title(doc: pdfium.PdfDocument) -> str | None:
 
 
 def _segments(textpage: pdfium.PdfTextPage, page_height: float, page_no: int) -> list[Segment]:
-    raw = textpage.raw
-    count = pdfium_c.FPDFText_CountChars(raw)
-    rect = pdfium_c.FS_RECTF()
+    """Glyphs -> rows (PDFium's line breaks, vertical jumps, backward moves) -> segments."""
     out: list[Segment] = []
-    run: _Run | None = None
+    for row in _rows(textpage, page_height):
+        _split_row(row, out, textpage, page_no)
+    return out
+
+
+def _rows(textpage: pdfium.PdfTextPage, page_height: float) -> list[list[tuple]]:
+    """Rows of (char, left, top, right, bottom, index, space_before) in content order."""
+    raw = textpage.raw
+    rect = pdfium_c.FS_RECTF()
+    rows: list[list[tuple]] = []
+    row: list[tuple] = []
     space = False
     high = 0
-    for i in range(count):
+    for i in range(pdfium_c.FPDFText_CountChars(raw)):
         code = pdfium_c.FPDFText_GetUnicode(raw, i)
         if 0xD800 <= code <= 0xDBFF:
             high = code  # first half of a non-BMP character (mathematical italic letters)
@@ -119,39 +128,56 @@ def _segments(textpage: pdfium.PdfTextPage, page_height: float, page_no: int) ->
             if not code:
                 continue
         if code in (10, 13):
-            run = _close(run, out, textpage, page_height, page_no)
-            space = False
+            if row:
+                rows.append(row)
+            row, space = [], False
             continue
-        if code in (32, 9, 0xA0) or code == 0:
+        if code in (0, 9, 32, 0xA0):
             space = True
             continue
         if not pdfium_c.FPDFText_GetLooseCharBox(raw, i, ctypes.byref(rect)):
             continue
-        left, right = rect.left, rect.right
-        top, bottom = page_height - rect.top, page_height - rect.bottom
-        ch = chr(code)
-        if run is not None:
-            height = max(run.bottom - run.top, 1.0)
-            gap = left - run.right
-            middle = (top + bottom) / 2
-            if abs(middle - (run.top + run.bottom) / 2) > 0.6 * height or gap > SEGMENT_GAP * height or gap < -height:
-                run = _close(run, out, textpage, page_height, page_no)
-            elif space or gap > SPACE_GAP * height:
-                run.chars.append(" ")
-        if run is None:
-            run = _Run([ch], left, top, right, bottom, i, i)
-        else:
-            run.chars.append(ch)
-            run.left, run.right = min(run.left, left), max(run.right, right)
-            run.top, run.bottom = min(run.top, top), max(run.bottom, bottom)
-            run.last = i
+        char = (chr(code), rect.left, page_height - rect.top, rect.right, page_height - rect.bottom, i, space)
+        if row:
+            last = row[-1]
+            height = max(last[4] - last[2], 1.0)
+            if abs((char[2] + char[4]) / 2 - (last[2] + last[4]) / 2) > 0.6 * height or char[1] < last[3] - height:
+                rows.append(row)
+                row = []
+        row.append(char)
         space = False
-    _close(run, out, textpage, page_height, page_no)
-    return out
+    if row:
+        rows.append(row)
+    return rows
 
 
-def _close(run: _Run | None, out: list[Segment], textpage: pdfium.PdfTextPage, page_height: float,
-           page_no: int) -> None:
+def _split_row(row: list[tuple], out: list[Segment], textpage: pdfium.PdfTextPage, page_no: int) -> None:
+    """Cut a row at gaps much wider than its own word spaces (a table cell, a set-off question
+    number, a second column): justified text stretches every space alike, so the threshold is
+    relative to the row's median gap, with an absolute floor and ceiling in line heights."""
+    height = max(max(c[4] for c in row) - min(c[2] for c in row), 1.0)
+    gaps = [max(0.0, row[k][1] - row[k - 1][3]) for k in range(1, len(row))]
+    word_gaps = sorted(g for g, c in zip(gaps, row[1:]) if c[6] or g > SPACE_GAP * height)
+    typical = word_gaps[len(word_gaps) // 2] if word_gaps else 0.0
+    run: _Run | None = None
+    for k, char in enumerate(row):
+        gap = gaps[k - 1] if k else 0.0
+        if run is not None and gap > SEGMENT_GAP * height and (gap > 3 * typical or gap > WIDE_GAP * height):
+            _close(run, out, textpage, page_no)
+            run = None
+        if run is None:
+            run = _Run([char[0]], char[1], char[2], char[3], char[4], char[5], char[5])
+            continue
+        if char[6] or gap > SPACE_GAP * height:
+            run.chars.append(" ")
+        run.chars.append(char[0])
+        run.left, run.right = min(run.left, char[1]), max(run.right, char[3])
+        run.top, run.bottom = min(run.top, char[2]), max(run.bottom, char[4])
+        run.last = char[5]
+    _close(run, out, textpage, page_no)
+
+
+def _close(run: _Run | None, out: list[Segment], textpage: pdfium.PdfTextPage, page_no: int) -> None:
     if run is None:
         return None
     text = "".join(run.chars).strip()

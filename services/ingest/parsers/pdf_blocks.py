@@ -100,8 +100,13 @@ def _heading_level(line: Line, body: float, levels: dict[float, int]) -> int:
     return levels.get(round(line.size * 2) / 2, len(levels) + 1)
 
 
-def _starts_block(text: str) -> bool:
-    return bool(find_marker(text) or find_subpart(text) or _BULLET.match(text))
+def _starts_block(text: str, prev_text: str = "") -> bool:
+    """A question marker or bullet always starts a block; a sub-part label only after a line that
+    ends a sentence or a clause (a line starting "(5)" after "-(3)/" is a wrapped formula)."""
+    text = normalise_text(text)
+    if find_marker(text) or _BULLET.match(text):
+        return True
+    return bool(find_subpart(text)) and (not prev_text or normalise_text(prev_text).endswith(_SENTENCE_END + ("?", ")")))
 
 
 def _new_para(line: Line) -> _Para:
@@ -117,9 +122,9 @@ def _continues(para: _Para, line: Line) -> bool:
     """Whether ``line`` carries on the paragraph that ``para`` holds so far."""
     prev = para.lines[-1]
     text = line.text.strip()
-    if _starts_block(text):
-        return False
     prev_text = prev.text.rstrip()
+    if _starts_block(text, prev_text):
+        return False
     ends_sentence = prev_text.endswith(_SENTENCE_END) and not prev_text.endswith(tuple(HYPHEN_MARKERS) + ("-",))
     em = max(prev.size, 1.0)
     same_flow = prev.page == line.page and line.top >= prev.top - 0.5 and abs(line.left - prev.left) < 0.45 * (prev.right - prev.left + 1)

@@ -44,7 +44,7 @@ def find_furniture(pages: list[list[Segment]], heights: list[float]) -> set[int]
             if not in_zone(seg, height):
                 continue
             text = " ".join(seg.text.split())
-            if _PAGE_NUMBER.match(text):
+            if _PAGE_NUMBER.match(text) and _alone_on_row(seg, segments):
                 furniture.add(id(seg))
                 continue
             band = "top" if seg.bottom <= ZONE * height else "bottom"
@@ -55,6 +55,17 @@ def find_furniture(pages: list[list[Segment]], heights: list[float]) -> set[int]
             if len({p for p, _, _ in same_height}) >= needed and _numbers_follow_pages(same_height):
                 furniture.update(id(seg) for _, _, seg in same_height)
     return furniture
+
+
+def _alone_on_row(seg: Segment, segments: list[Segment]) -> bool:
+    """A page number stands alone on its row; a question number ("1" in a grid) has its text beside it."""
+    for other in segments:
+        if other is seg:
+            continue
+        overlap = min(seg.bottom, other.bottom) - max(seg.top, other.top)
+        if overlap > 0.5 * min(seg.height, other.height) and other.text.strip():
+            return False
+    return True
 
 
 def _by_height(group: list[tuple[int, float, Segment]]) -> list[list[tuple[int, float, Segment]]]:
