@@ -99,9 +99,11 @@ def reading_order(segments: list[Segment], depth: int = 0) -> list[Line]:
     if gutter is None:
         return rows(segments)
     g_left, g_right = gutter
-    left = [s for s in segments if s.right <= g_left + 0.5]
-    right = [s for s in segments if s.left >= g_right - 0.5]
-    spanning = [s for s in segments if not (s.right <= g_left + 0.5 or s.left >= g_right - 0.5)]
+    # a column's justified lines may poke a point or two into the gutter: only a segment that
+    # crosses the whole gutter (or sits inside it) spans the columns
+    left = [s for s in segments if s.left < g_left and s.right < g_right]
+    right = [s for s in segments if s.right > g_right and s.left > g_left]
+    spanning = [s for s in segments if not (s.left < g_left and s.right < g_right) and not (s.right > g_right and s.left > g_left)]
     out: list[Line] = []
     cuts = sorted(spanning, key=lambda s: s.top)
     pending_l, pending_r = sorted(left, key=lambda s: s.top), sorted(right, key=lambda s: s.top)
