@@ -25,7 +25,7 @@ from services.ingest.language import detect_language
 DOCUMENT_FIELDS = ("subject", "level", "year", "session", "paper", "exam_board", "language", "content_type")
 MIN_CONFIDENCE = 0.7
 COVER_MAX_CHARS = 1500
-_NAME_WORDS = {"ms": "mark scheme", "qp": "question paper", "sol": "solutions", "ans": "answers", "wb": "workbook"}
+_NAME_WORDS = {"ms": "mark scheme", "qp": "question paper", "ans": "answers"}
 
 
 @dataclass(frozen=True)

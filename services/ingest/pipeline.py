@@ -20,7 +20,7 @@ from chsr.docs import Doc, DocumentError, validate_doc
 from services.ingest.blocks import BlockKind, ParsedDocument
 from services.ingest.chunking import Chunk, ChunkingParams, chunk_document
 from services.ingest.errors import FileErrorReason, IngestFileError
-from services.ingest.exam_segments import segment_questions
+from services.ingest.exam_segments import INSTRUCTION_LABEL, segment_questions
 from services.ingest.identity import chunk_id, content_hash, normalise_source
 from services.ingest.linking import ANSWER_TYPES
 from services.ingest.manifest import Manifest
@@ -39,6 +39,7 @@ MAX_SEGMENT_BYTES = 255
 MIN_QUESTIONS = 3
 MIN_QUESTION_SHARE = 0.3
 COVER_LINE_CHARS = 100
+MAX_COVER_BLOCKS = 15
 _BULLET = re.compile(r"^[•▪◦‣\u2022\u25cf\-–*]\s")
 
 
@@ -132,18 +133,26 @@ def _ingest(name: str, data: bytes, counter: TokenCounter, params: ChunkingParam
 
 
 def cover_text(parsed: ParsedDocument, preamble: list) -> str:
-    """What a cover page states: its display lines before the first question, on the first page.
+    """What a cover page states: its display lines before the first question and before the
+    instructions, on the first page (paged formats) or before the first heading that follows
+    text (Markdown, HTML).
 
-    Numbered or bulleted instructions and long sentences are left out: a cover states board,
-    paper and year in short title lines, while its instructions ("...选出每小题答案后...",
-    "write your answers...") mention answers and questions without saying what the document is.
+    Instructions and long sentences are left out: a cover states board, paper and year in
+    short title lines, while its instructions ("...选出每小题答案后...", "write your answers...")
+    mention answers and questions without saying what the document is.
     """
     blocks = preamble or parsed.blocks[:3]
     if parsed.page_count:
         blocks = [b for b in blocks if (b.page or 1) <= 1] or blocks[:3]
-    lines = [line for b in blocks if b.kind is not BlockKind.LIST_ITEM for line in b.text.splitlines()]
-    kept = [l for l in lines if len(l) <= COVER_LINE_CHARS and not find_marker(l) and not _BULLET.match(l)]
-    return "\n".join(kept or lines)[:COVER_MAX_CHARS]
+    kept: list[str] = []
+    for k, block in enumerate(blocks[:MAX_COVER_BLOCKS]):
+        if INSTRUCTION_LABEL.match(block.text.strip()) or (k and block.kind is BlockKind.HEADING and not parsed.page_count):
+            break
+        if block.kind is BlockKind.LIST_ITEM:
+            continue
+        kept += [l for l in block.text.splitlines()
+                 if len(l) <= COVER_LINE_CHARS and not find_marker(l) and not _BULLET.match(l)]
+    return "\n".join(kept or [b.text for b in blocks[:1]])[:COVER_MAX_CHARS]
 
 
 def _role(meta: DocumentMetadata, parsed: ParsedDocument, questions: list) -> str:

@@ -98,7 +98,7 @@ def find_cell_marker(cell: str) -> Marker | None:
     m = _CELL_NUMBER.match(cell.strip())
     if not m:
         return None
-    return _marker(int(m.group("n")), "cell", m, part=m.group("part") or None)
+    return _marker(int(m.group("n")), "num", m, part=m.group("part") or None)  # same numbering as "1." items
 
 
 def find_subpart(text: str) -> str | None:
@@ -129,7 +129,7 @@ def select_chain(candidates: list[Marker]) -> list[int]:
     after a numbered preamble).
     """
     best: tuple[float, int, list[int]] = (0.0, -1, [])
-    for family in ("word", "cjk", "cell", "num"):
+    for family in ("word", "cjk", "num"):
         idx = [i for i, c in enumerate(candidates) if c.family == family]
         if not idx:
             continue
