@@ -87,7 +87,7 @@ class _Builder:
 
     def title(self, extra: str = "") -> str:
         parts = [self.doc_title] if self.doc_title else []
-        parts += [text for _, text in self.path]
+        parts += [text for _, text in self.path if text != self.doc_title]
         if extra:
             parts.append(extra)
         return SEPARATOR.join(p for p in parts if p)

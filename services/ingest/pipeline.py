@@ -36,7 +36,7 @@ MAX_NAME_BYTES = 1024
 MAX_SEGMENT_BYTES = 255
 #: Structure rule: a document of unknown type is an exam paper when it has this many numbered
 #: questions and they hold at least this share of its text.
-MIN_QUESTIONS = 3
+MIN_QUESTIONS = 2
 MIN_QUESTION_SHARE = 0.3
 COVER_LINE_CHARS = 100
 MAX_COVER_BLOCKS = 15
