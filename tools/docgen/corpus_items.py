@@ -14,6 +14,7 @@ from tools.docgen.latex_text import latex_to_text
 _LEADING_NUMBER = re.compile(r"^\s*\d{1,3}\s*[.．、]\s*")
 _OPTIONS = re.compile(r"\s*\(([A-E])\)\s*")
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _SUBPARTS = re.compile(r"(?=（[1-9]）)")
 
 
@@ -50,6 +51,7 @@ def clean(text: str) -> str:
         out += line
     out = latex_to_text(out) if "$" in out or "\\" in out else out
     out = out.replace("[diagram]", "(diagram omitted)")
+    out = _CONTROL.sub("", out)  # a few corpus items carry control characters, which XML (DOCX) refuses
     return " ".join(out.split())
 
 

@@ -37,6 +37,7 @@ def parse_docx(data: bytes, source: str) -> ParsedDocument:
     except Exception as exc:  # lxml errors inside a damaged part
         raise IngestFileError(source, FileErrorReason.CORRUPT, f"damaged DOCX ({type(exc).__name__}: {exc})") from exc
     numbering = Numbering.from_document(document)
+    styles = {style.style_id: style for style in document.styles}  # python-docx's paragraph.style is O(styles)
     blocks: list[Block] = []
     page = 1
     breaks_seen = False
@@ -45,7 +46,7 @@ def parse_docx(data: bytes, source: str) -> ParsedDocument:
             para = Paragraph(child, document)
             breaks = _page_breaks(child)
             breaks_seen = breaks_seen or breaks > 0
-            block = _paragraph(para, numbering, page)
+            block = _paragraph(para, numbering, page, _style(child, styles))
             if block:
                 blocks.append(block)
             page += breaks
@@ -60,14 +61,20 @@ def parse_docx(data: bytes, source: str) -> ParsedDocument:
                           page_count=page if breaks_seen else None, title=title)
 
 
-def _paragraph(para: Paragraph, numbering: Numbering, page: int) -> Block | None:
+def _style(p_element, styles: dict):  # type: ignore[no-untyped-def]
+    p_pr = p_element.pPr
+    style_id = p_pr.pStyle.val if p_pr is not None and p_pr.pStyle is not None else None
+    return styles.get(style_id) if style_id else None
+
+
+def _paragraph(para: Paragraph, numbering: Numbering, page: int, style_obj) -> Block | None:  # type: ignore[no-untyped-def]
     text = normalise_text(para.text)
     runs = para.runs
     first = next((k for k, r in enumerate(runs) if r.text.strip()), None)
     if first is not None and runs[first].bold and BARE_LABEL.match(runs[first].text.strip()) and first + 1 < len(runs):
         text = runs[first].text.strip() + "\t" + normalise_text("".join(r.text for r in runs[first + 1:]))
-    style = (para.style.name if para.style is not None else "") or ""
-    label = numbering.label(para)
+    style = (style_obj.name if style_obj is not None else "") or ""
+    label = numbering.label(para, style_obj)
     if label:
         text = f"{label}\t{text}" if label[-1].isdigit() else f"{label} {text}"
     if not text:

@@ -78,9 +78,10 @@ class Numbering:
                 nums[num.get(qn("w:numId"))] = abstract.get(ref.get(qn("w:val")), {})
         return cls(levels=nums)
 
-    def label(self, paragraph) -> str:  # type: ignore[no-untyped-def]
-        """The label Word would show before ``paragraph`` ('' when it is not numbered)."""
-        num_id, ilvl = _num_pr(paragraph)
+    def label(self, paragraph, style=None) -> str:  # type: ignore[no-untyped-def]
+        """The label Word would show before ``paragraph`` ('' when it is not numbered); ``style`` is
+        the paragraph's style object, whose ``numPr`` applies when the paragraph has none."""
+        num_id, ilvl = _num_pr(paragraph, style)
         if num_id is None or num_id == "0" or num_id not in self.levels:
             return ""
         levels = self.levels[num_id]
@@ -98,11 +99,11 @@ class Numbering:
         return text.strip()
 
 
-def _num_pr(paragraph) -> tuple[str | None, int]:  # type: ignore[no-untyped-def]
+def _num_pr(paragraph, style) -> tuple[str | None, int]:  # type: ignore[no-untyped-def]
     p_pr = paragraph._p.pPr
     num_pr = p_pr.numPr if p_pr is not None else None
-    if num_pr is None and paragraph.style is not None:
-        style_ppr = paragraph.style.element.pPr
+    if num_pr is None and style is not None:
+        style_ppr = style.element.pPr
         num_pr = style_ppr.numPr if style_ppr is not None else None
     if num_pr is None or num_pr.numId is None:
         return None, 0

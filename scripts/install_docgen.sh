@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Typesetter for the ingest benchmark's document generator (tools/docgen) and the ingest tests' PDFs.
+# Typst comes as a prebuilt wheel from PyPI (typst-py, Apache-2.0; ~30 MB download, 81 MB installed, no
+# compilation); CJK pages need one Debian font (fonts-wqy-microhei: 1.6 MB download, 5 MB installed).
+# Measured here: pip ~10 s, apt ~3 s (after apt-get update). Usage: scripts/install_docgen.sh [PYTHON]
+set -euo pipefail
+PY="${1:-.venv/bin/python}"
+"$PY" -m pip install --quiet "typst>=0.15,<0.16" "pypdf>=5"
+if command -v apt-get >/dev/null 2>&1 && ! fc-list 2>/dev/null | grep -qi "WenQuanYi Micro Hei"; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get install -y --no-install-recommends fonts-wqy-microhei >/dev/null || {
+    $SUDO apt-get update >/dev/null && $SUDO apt-get install -y --no-install-recommends fonts-wqy-microhei >/dev/null; }
+fi
+"$PY" -c "import typst; print('typst', typst.__version__ if hasattr(typst, '__version__') else 'ok')"
