@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass
-class StepOutcome:
+class StepResult:
     candidates: list[common_pb2.Candidate]
     timings: dict[str, float] = field(default_factory=dict)
     degraded: list[str] = field(default_factory=list)
@@ -61,10 +61,10 @@ class StepRunner:
         self._executor = executor
 
     def run(self, query: str, step: common_pb2.LadderStep, flt: common_pb2.Scope, scope: common_pb2.Scope,
-            pipeline: PipelineConfig, k: int, budget: Budget) -> StepOutcome:
+            pipeline: PipelineConfig, k: int, budget: Budget) -> StepResult:
         """``flt`` is what the legs filter by (the step's filter; B+ filters after retrieval by
         the W0 scope instead); ``scope`` is the W0 scope the curriculum reranker aligns with."""
-        out = StepOutcome(candidates=[])
+        out = StepResult(candidates=[])
         legs = (LEXICAL_LEG,) if step.lexical_only else pipeline.legs
         lists = self._retrieve(query, flt, legs, pipeline, max(k, pipeline.depth), budget, out)
         keep = max(k, pipeline.rerank_pool) if pipeline.rerank else k  # what rerank sees, else the answer
@@ -74,7 +74,7 @@ class StepRunner:
         return out
 
     def _retrieve(self, query: str, flt: common_pb2.Scope, legs: tuple[str, ...], pipeline: PipelineConfig,
-                  depth: int, budget: Budget, out: StepOutcome) -> dict[str, list[common_pb2.Candidate]]:
+                  depth: int, budget: Budget, out: StepResult) -> dict[str, list[common_pb2.Candidate]]:
         timeout = budget.for_stage("retrieve")
         futures = {}
         for leg in legs:
@@ -100,7 +100,7 @@ class StepRunner:
         return lists
 
     def _fuse(self, query: str, lists: dict[str, list[common_pb2.Candidate]], pipeline: PipelineConfig,
-              k: int, budget: Budget, out: StepOutcome) -> list[common_pb2.Candidate]:
+              k: int, budget: Budget, out: StepResult) -> list[common_pb2.Candidate]:
         out.add_time("fusion", 0.0)
         if len(lists) == 1:
             return next(iter(lists.values()))[:k]
@@ -119,7 +119,7 @@ class StepRunner:
         return list(resp.candidates)
 
     def _fetch(self, fused: list[common_pb2.Candidate], legs: tuple[str, ...], budget: Budget,
-               out: StepOutcome) -> list[common_pb2.Candidate]:
+               out: StepResult) -> list[common_pb2.Candidate]:
         """Fill each candidate's document, asking the servers of the legs that retrieved first (every
         retrieval server holds the corpus; the lexical one first); ids the first one lacks (a
         partial ingest) are asked of the next. A candidate found nowhere (deleted since the
@@ -160,7 +160,7 @@ class StepRunner:
         return hydrated
 
     def _rerank(self, query: str, fused: list[common_pb2.Candidate], scope: common_pb2.Scope,
-                pipeline: PipelineConfig, k: int, budget: Budget, out: StepOutcome) -> list[common_pb2.Candidate]:
+                pipeline: PipelineConfig, k: int, budget: Budget, out: StepResult) -> list[common_pb2.Candidate]:
         out.add_time("rerank", 0.0)
         if not pipeline.rerank or not fused:
             return fused[:k]
