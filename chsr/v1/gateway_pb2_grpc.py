@@ -28,13 +28,19 @@ if _version_not_supported:
 class GatewayServiceStub:
     """The public API of the mesh: curriculum-gated hybrid search and ingestion.
 
-    Every RPC works without a client deadline: the server then spends at most
-    CHSR_DEFAULT_DEADLINE_MS (5 s), and never more than CHSR_MAX_DEADLINE_MS (60 s)
-    whatever the deadline. Errors: INVALID_ARGUMENT names the field or limit;
-    UNAUTHENTICATED for a write without the bearer token when one is configured;
-    UNAVAILABLE when a backend the answer needs is down (a missing retrieval leg only
-    degrades the answer, see SearchResponse.degraded); DEADLINE_EXCEEDED when the
-    budget ran out; RESOURCE_EXHAUSTED for a message over CHSR_MAX_MESSAGE_BYTES.
+    Deadlines: every RPC works without a client deadline and answers the same with or
+    without one. A Search without a deadline gets CHSR_DEFAULT_DEADLINE_MS (5 s), and no
+    Search spends more than CHSR_MAX_DEADLINE_MS (60 s) whatever the deadline. The other
+    RPCs bound each call they forward (per ingest batch 600 s, Delete 60 s per backend,
+    VerifyIndex 120 s, IndexStats 10 s), or less when the client's deadline is nearer.
+
+    Errors (docs/API.md): INVALID_ARGUMENT with a message "<field>: <what is wrong>" and
+    the field also in the trailing metadata key `chsr-field`; UNAUTHENTICATED for a write
+    without the bearer token when one is configured (PERMISSION_DENIED for an mTLS
+    identity that may not write); UNAVAILABLE when a backend the answer needs is down (a
+    missing retrieval leg only degrades the answer, see SearchResponse.degraded);
+    DEADLINE_EXCEEDED when the budget ran out; RESOURCE_EXHAUSTED for a message over
+    CHSR_MAX_MESSAGE_BYTES (16 MiB). Never UNKNOWN; INTERNAL only for a bug.
     """
 
     def __init__(self, channel):
@@ -83,17 +89,26 @@ class GatewayServiceStub:
 class GatewayServiceServicer:
     """The public API of the mesh: curriculum-gated hybrid search and ingestion.
 
-    Every RPC works without a client deadline: the server then spends at most
-    CHSR_DEFAULT_DEADLINE_MS (5 s), and never more than CHSR_MAX_DEADLINE_MS (60 s)
-    whatever the deadline. Errors: INVALID_ARGUMENT names the field or limit;
-    UNAUTHENTICATED for a write without the bearer token when one is configured;
-    UNAVAILABLE when a backend the answer needs is down (a missing retrieval leg only
-    degrades the answer, see SearchResponse.degraded); DEADLINE_EXCEEDED when the
-    budget ran out; RESOURCE_EXHAUSTED for a message over CHSR_MAX_MESSAGE_BYTES.
+    Deadlines: every RPC works without a client deadline and answers the same with or
+    without one. A Search without a deadline gets CHSR_DEFAULT_DEADLINE_MS (5 s), and no
+    Search spends more than CHSR_MAX_DEADLINE_MS (60 s) whatever the deadline. The other
+    RPCs bound each call they forward (per ingest batch 600 s, Delete 60 s per backend,
+    VerifyIndex 120 s, IndexStats 10 s), or less when the client's deadline is nearer.
+
+    Errors (docs/API.md): INVALID_ARGUMENT with a message "<field>: <what is wrong>" and
+    the field also in the trailing metadata key `chsr-field`; UNAUTHENTICATED for a write
+    without the bearer token when one is configured (PERMISSION_DENIED for an mTLS
+    identity that may not write); UNAVAILABLE when a backend the answer needs is down (a
+    missing retrieval leg only degrades the answer, see SearchResponse.degraded);
+    DEADLINE_EXCEEDED when the budget ran out; RESOURCE_EXHAUSTED for a message over
+    CHSR_MAX_MESSAGE_BYTES (16 MiB). Never UNKNOWN; INTERNAL only for a bug.
     """
 
     def Search(self, request, context):
         """Search inside the curriculum scope the query asks for. Idempotent; safe to retry.
+        INVALID_ARGUMENT names the field (query, k, pipeline, hints.<field>); UNAVAILABLE
+        when the gate is down and the pipeline needs the scope it extracts (never an
+        ungated answer presented as gated).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -117,7 +132,8 @@ class GatewayServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Delete(self, request, context):
-        """Delete documents by id from every backend. Needs the bearer token when configured.
+        """Delete documents by id from every backend. Needs the bearer token when configured;
+        INVALID_ARGUMENT (doc_ids) when no id is given. Idempotent: unknown ids are ignored.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -193,13 +209,19 @@ def add_GatewayServiceServicer_to_server(servicer, server):
 class GatewayService:
     """The public API of the mesh: curriculum-gated hybrid search and ingestion.
 
-    Every RPC works without a client deadline: the server then spends at most
-    CHSR_DEFAULT_DEADLINE_MS (5 s), and never more than CHSR_MAX_DEADLINE_MS (60 s)
-    whatever the deadline. Errors: INVALID_ARGUMENT names the field or limit;
-    UNAUTHENTICATED for a write without the bearer token when one is configured;
-    UNAVAILABLE when a backend the answer needs is down (a missing retrieval leg only
-    degrades the answer, see SearchResponse.degraded); DEADLINE_EXCEEDED when the
-    budget ran out; RESOURCE_EXHAUSTED for a message over CHSR_MAX_MESSAGE_BYTES.
+    Deadlines: every RPC works without a client deadline and answers the same with or
+    without one. A Search without a deadline gets CHSR_DEFAULT_DEADLINE_MS (5 s), and no
+    Search spends more than CHSR_MAX_DEADLINE_MS (60 s) whatever the deadline. The other
+    RPCs bound each call they forward (per ingest batch 600 s, Delete 60 s per backend,
+    VerifyIndex 120 s, IndexStats 10 s), or less when the client's deadline is nearer.
+
+    Errors (docs/API.md): INVALID_ARGUMENT with a message "<field>: <what is wrong>" and
+    the field also in the trailing metadata key `chsr-field`; UNAUTHENTICATED for a write
+    without the bearer token when one is configured (PERMISSION_DENIED for an mTLS
+    identity that may not write); UNAVAILABLE when a backend the answer needs is down (a
+    missing retrieval leg only degrades the answer, see SearchResponse.degraded);
+    DEADLINE_EXCEEDED when the budget ran out; RESOURCE_EXHAUSTED for a message over
+    CHSR_MAX_MESSAGE_BYTES (16 MiB). Never UNKNOWN; INTERNAL only for a bug.
     """
 
     @staticmethod
