@@ -6,7 +6,9 @@ chsr method it wraps the handler's behaviour, outermost first:
 1. **metrics** — handling time and a count by status code;
 2. **errors** — a :class:`chsr.errors.ChsrError` becomes its status code and message (the
    offending field also in trailing metadata ``chsr-field``); any other exception is logged
-   with its traceback and answered INTERNAL, never left as gRPC's UNKNOWN;
+   with its traceback and answered INTERNAL, never left as gRPC's UNKNOWN — unless the client
+   has gone (cancelled, or its deadline passed): then nothing can reach it, and the metrics
+   count CANCELLED / DEADLINE_EXCEEDED instead of a server error;
 3. **authorisation** — a write RPC (:data:`WRITE_METHODS`) needs every configured credential:
    ``authorization: Bearer <CHSR_INGEST_TOKEN>`` and, under mTLS with
    ``CHSR_WRITER_IDENTITIES``, a client certificate whose common name or subject alternative
@@ -80,10 +82,35 @@ def _metadata_safe(value: str) -> str:
     return "".join(c if 32 <= ord(c) < 127 else f"\\u{ord(c):04x}" for c in value)[:256]
 
 
+def _client_gone(context: grpc.ServicerContext) -> grpc.StatusCode | None:
+    """CANCELLED or DEADLINE_EXCEEDED when the client no longer waits for this call (it cancelled,
+    or its deadline passed), else None. A handler that fails because of that (reading the next
+    request of a stream raises a bare ``grpc.RpcError``; a forwarded call runs out of the client's
+    time) has no bug to report: nothing reaches the client any more, and the metrics should count
+    what the client saw, not INTERNAL or UNAVAILABLE."""
+    if context.is_active():
+        return None
+    left = context.time_remaining()
+    return grpc.StatusCode.DEADLINE_EXCEEDED if left is not None and left <= 0 else grpc.StatusCode.CANCELLED
+
+
 def _abort(context: grpc.ServicerContext, exc: ChsrError) -> None:
+    gone = _client_gone(context)
+    if gone is not None:
+        context.abort(gone, exc.details)   # sends nothing (the call is over); labels the metrics
     if exc.field:
         context.set_trailing_metadata(((FIELD_METADATA_KEY, _metadata_safe(exc.field)),))
     context.abort(exc.code, exc.details)
+
+
+def _gone_quietly(context: grpc.ServicerContext, method: str) -> bool:
+    """For a non-chsr exception: True (re-raise it; gRPC knows it as its own) when the client is gone."""
+    gone = _client_gone(context)
+    if gone is None:
+        return False
+    context.set_code(gone)
+    log.info("client gone before the handler finished", extra={"method": method, "code": gone.name})
+    return True
 
 
 def _internal(context: grpc.ServicerContext, method: str) -> None:
@@ -101,6 +128,8 @@ def _errors(behaviour: Behaviour, streaming: bool, method: str) -> Behaviour:
             except Exception:
                 if context.code() is not None:  # context.abort() inside the handler: already mapped
                     raise
+                if _gone_quietly(context, method):
+                    raise
                 _internal(context, method)
         return stream
 
@@ -111,6 +140,8 @@ def _errors(behaviour: Behaviour, streaming: bool, method: str) -> Behaviour:
             _abort(context, exc)
         except Exception:
             if context.code() is not None:
+                raise
+            if _gone_quietly(context, method):
                 raise
             _internal(context, method)
     return unary
@@ -153,7 +184,11 @@ def _metrics(behaviour: Behaviour, streaming: bool, service: str, method: str) -
 
     def observe(context: grpc.ServicerContext, start: float, failed: bool) -> None:
         code = context.code()
-        label = code.name if code is not None else ("INTERNAL" if failed else "OK")
+        if code is None and failed:
+            # e.g. GeneratorExit: gRPC closes a stream's response generator once its client has gone
+            gone = _client_gone(context)
+            code = gone if gone is not None else grpc.StatusCode.INTERNAL
+        label = code.name if code is not None else "OK"
         INFLIGHT.labels(service).dec()
         GRPC_HANDLING.labels(service, name).observe(time.perf_counter() - start)
         GRPC_HANDLED.labels(service, name, label).inc()
