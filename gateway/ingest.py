@@ -15,7 +15,7 @@ from typing import Sequence
 import grpc
 
 from chsr.deadline import HasTimeRemaining, bounded_timeout
-from chsr.errors import Unavailable
+from chsr.errors import DeadlineExceeded, Unavailable
 from chsr.v1 import common_pb2, retriever_pb2
 from gateway.stubs import StageStubs
 
@@ -63,13 +63,20 @@ def upsert_batch(stubs: StageStubs, executor: ThreadPoolExecutor, docs: Sequence
                for name, stub in stubs.servers.items()}
     results: dict[str, retriever_pb2.UpsertResponse] = {}
     failures: list[str] = []
+    codes: set[grpc.StatusCode] = set()
     for leg, fut in futures.items():
         try:
             results[leg] = fut.result()
         except grpc.RpcError as exc:
             failures.append(f"{leg}: {exc.code().name} {exc.details()}")
+            codes.add(exc.code())
     if failures:
-        raise Unavailable(f"ingest backend failed: {'; '.join(failures)}; rerun ingest (idempotent)")
+        message = f"ingest backend failed: {'; '.join(failures)}; rerun ingest (idempotent)"
+        if codes == {grpc.StatusCode.DEADLINE_EXCEEDED}:
+            # the forwarded upserts ran out of the client's time (or their own ceiling): the same
+            # status the client's own deadline gives, never an UNAVAILABLE that depends on the race
+            raise DeadlineExceeded(message)
+        raise Unavailable(message)
     totals.received += len(docs)
     for leg, resp in results.items():
         totals.per_backend[leg] = totals.per_backend.get(leg, 0) + resp.indexed

@@ -65,3 +65,35 @@ def test_other_errors_are_not_retried() -> None:
     with pytest.raises(grpc.RpcError) as err:
         ingest._upsert(stub, retriever_pb2.UpsertRequest(), (), None)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and len(stub.calls) == 1
+
+
+class Stubs:
+    """The part of gateway.stubs.StageStubs that upsert_batch uses."""
+
+    def __init__(self, **legs: ScriptedStub) -> None:
+        self._legs = legs
+        self.legs = list(legs)
+        self.write_metadata = ()
+
+    def retriever(self, leg: str) -> ScriptedStub:
+        return self._legs[leg]
+
+
+@pytest.mark.parametrize("sparse,dense,want", [
+    (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED"),
+    (OK, grpc.StatusCode.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED"),
+    (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.INTERNAL, "UNAVAILABLE"),
+    (OK, grpc.StatusCode.INTERNAL, "UNAVAILABLE"),
+])
+def test_a_batch_that_ran_out_of_time_is_deadline_exceeded_not_unavailable(sparse, dense, want) -> None:  # type: ignore[no-untyped-def]
+    """Upserts forwarded with the client's remaining time fail DEADLINE_EXCEEDED when it runs out: the
+    gateway then answers what the client's own deadline says, not UNAVAILABLE."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from chsr.errors import ChsrError
+    from chsr.v1 import common_pb2
+
+    stubs = Stubs(sparse=ScriptedStub(sparse), dense=ScriptedStub(dense))
+    with ThreadPoolExecutor(2) as pool, pytest.raises(ChsrError) as err:
+        ingest.upsert_batch(stubs, pool, [common_pb2.Document(id="a", text="t")], ingest.IngestTotals())  # type: ignore[arg-type]
+    assert err.value.code.name == want
