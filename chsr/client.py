@@ -18,6 +18,7 @@ for INVALID_ARGUMENT, the offending field. Options default to the process settin
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable, Iterator, Mapping, NoReturn
 
@@ -33,6 +34,7 @@ from chsr.v1 import gateway_pb2, gateway_pb2_grpc
 
 DEFAULT_TIMEOUT_S = 10.0
 INGEST_TIMEOUT_S = 3600.0
+_END = object()   # the end of a streamed ingest
 Hints = Mapping[str, Any] | Scope | None
 
 
@@ -41,15 +43,22 @@ class ClientError(grpc.RpcError):
     """A failed call. Like any ``grpc.RpcError`` it has ``code()`` and ``details()`` (the server's
     message); ``field`` is the offending request field for INVALID_ARGUMENT, else ""."""
 
-    def __init__(self, code: grpc.StatusCode, details: str, field: str = "") -> None:
+    def __init__(self, code: grpc.StatusCode, details: str, field: str = "",
+                 trailing_metadata: tuple[tuple[str, str], ...] = ()) -> None:
         super().__init__(f"{code.name}: {details}")
         self._code, self._details, self.field = code, details, field
+        self._trailing = trailing_metadata
 
     def code(self) -> grpc.StatusCode:
         return self._code
 
     def details(self) -> str:
         return self._details
+
+    def trailing_metadata(self) -> tuple[tuple[str, str], ...]:
+        """The server's trailing metadata, as on the ``grpc.Call`` error this one replaces (code
+        that handles any ``grpc.RpcError`` of a call may read it)."""
+        return self._trailing
 
 
 class InvalidArgumentError(ClientError):
@@ -94,9 +103,9 @@ _BY_CODE: dict[grpc.StatusCode, type[ClientError]] = {
 def client_error(exc: grpc.RpcError) -> ClientError:
     """The typed exception for a failed call (sync or aio)."""
     code, details = exc.code(), exc.details() or ""
-    trailing = exc.trailing_metadata() or ()  # type: ignore[attr-defined]
+    trailing = tuple(exc.trailing_metadata() or ())  # type: ignore[attr-defined]
     field = next((v for k, v in trailing if k == FIELD_METADATA_KEY), "")
-    return _BY_CODE.get(code, ClientError)(code, details, field)
+    return _BY_CODE.get(code, ClientError)(code, details, field, trailing)
 
 
 def _raise(exc: grpc.RpcError) -> NoReturn:
@@ -235,16 +244,24 @@ class GatewayClient:
 
 # ---- asyncio ----------------------------------------------------------------------------
 class AsyncGatewayClient:
-    """The same API on ``grpc.aio``; use ``async with AsyncGatewayClient(...) as client``."""
+    """The same API on ``grpc.aio``; use ``async with AsyncGatewayClient(...) as client``.
+
+    ``ingest_progress`` is the exception: it streams on a blocking channel in a worker thread and
+    hands each acknowledgement to the event loop. grpc.aio reports ``INTERNAL: Internal error
+    from Core`` instead of the server's status when a write races the end of the call (a write
+    rejected as UNAUTHENTICATED, a deadline that expires mid-stream: grpc/grpc#36066, open in
+    grpcio 1.85); the blocking API reports the real status, which the typed error must carry."""
 
     def __init__(self, target: str | None = None, *, token: str | None = None, timeout: float = DEFAULT_TIMEOUT_S,
                  tls_ca: str | Path | None = None, tls_cert: str | Path | None = None,
                  tls_key: str | Path | None = None) -> None:
         opts = _Options(target, token, timeout, tls_ca, tls_cert, tls_key)
         self.address, self._auth, self._timeout = opts.target, opts.auth, opts.timeout
+        self._opts = opts
         self._channel = (grpc.aio.secure_channel(opts.target, opts.credentials, opts.channel_options)
                          if opts.credentials else grpc.aio.insecure_channel(opts.target, opts.channel_options))
         self._stub = gateway_pb2_grpc.GatewayServiceStub(self._channel)
+        self._blocking: grpc.Channel | None = None   # opened by the first ingest
 
     async def __aenter__(self) -> "AsyncGatewayClient":
         return self
@@ -254,6 +271,15 @@ class AsyncGatewayClient:
 
     async def close(self) -> None:
         await self._channel.close()
+        if self._blocking is not None:
+            self._blocking.close()
+
+    def _blocking_stub(self) -> gateway_pb2_grpc.GatewayServiceStub:
+        if self._blocking is None:
+            o = self._opts
+            self._blocking = (grpc.secure_channel(o.target, o.credentials, o.channel_options) if o.credentials
+                              else grpc.insecure_channel(o.target, o.channel_options))
+        return gateway_pb2_grpc.GatewayServiceStub(self._blocking)
 
     async def search(self, query: str, k: int = 10, pipeline: str = "", hints: Hints = None, strict: bool = False,
                      no_cache: bool = False, timeout: float | None = None) -> gateway_pb2.SearchResponse:
@@ -265,13 +291,34 @@ class AsyncGatewayClient:
 
     async def ingest_progress(self, docs: Iterable[Doc], batch_size: int = 64, timeout: float | None = None
                               ) -> AsyncIterator[gateway_pb2.IngestWithProgressResponse]:
-        call = self._stub.IngestWithProgress(ingest_batches(docs, batch_size), metadata=self._auth,
-                                             timeout=timeout or INGEST_TIMEOUT_S)
+        """Stream ``docs``; yields each acknowledgement, the last one carrying ``summary`` (the
+        stream runs in a worker thread, see the class docstring)."""
+        loop = asyncio.get_running_loop()
+        acks: asyncio.Queue[object] = asyncio.Queue()
+        call = self._blocking_stub().IngestWithProgress(ingest_batches(docs, batch_size), metadata=self._auth,
+                                                        timeout=timeout or INGEST_TIMEOUT_S)
+
+        def pump() -> None:
+            last: object = _END
+            try:
+                for ack in call:
+                    loop.call_soon_threadsafe(acks.put_nowait, ack)
+            except grpc.RpcError as exc:
+                last = exc
+            try:
+                loop.call_soon_threadsafe(acks.put_nowait, last)
+            except RuntimeError:   # the loop is gone: nobody is waiting any more
+                pass
+
+        worker = loop.run_in_executor(None, pump)
         try:
-            async for ack in call:
-                yield ack
-        except grpc.RpcError as exc:
-            _raise(exc)
+            while (item := await acks.get()) is not _END:
+                if isinstance(item, grpc.RpcError):
+                    _raise(item)
+                yield item  # type: ignore[misc]
+        finally:
+            call.cancel()   # a consumer that stops early ends the stream (no-op once it is over)
+            await worker
 
     async def delete(self, doc_ids: Iterable[str], timeout: float | None = None) -> gateway_pb2.DeleteResponse:
         try:
