@@ -79,8 +79,9 @@ install_tool() {
     chsr_log "building $tool $version (go install $pkg, cached in $dir)"
     start=$SECONDS
     mkdir -p "$dir"
-    # The binary is named after the package's last element; grpc-health-probe's already is.
-    GOBIN="$dir" go install "$pkg@$version" >&2
+    # The binary is named after the package's last element. GOTOOLCHAIN=local (unless set): the pins
+    # build with the installed Go, and a pin that needs a newer one fails here instead of downloading it.
+    GOTOOLCHAIN="${GOTOOLCHAIN:-local}" GOBIN="$dir" go install "$pkg@$version" >&2
     [ -x "$bin" ] || chsr_die "go install finished but $bin is missing"
     chsr_log "built $tool $version in $((SECONDS - start))s"
   fi
