@@ -147,7 +147,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # ty
     path = report.write_report(rows)
     if path is None:
         return
-    terminalreporter.section("clients: RPC x client outcomes")
-    for line in report.markdown(rows).splitlines():
+    terminalreporter.section("clients: RPC x client outcomes (number of backend x case combinations)")
+    for line in report.matrix(rows).splitlines():
         terminalreporter.write_line(line)
-    terminalreporter.write_line(f"(written to {path})")
+    summary = report.markdown(rows).strip().splitlines()[-1]
+    terminalreporter.write_line(f"{summary} Every combination: {path}")
