@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Iterator
 
+import grpc
 import pytest
 
 from chsr.v1 import common_pb2, gateway_pb2
@@ -208,7 +209,26 @@ def test_a_message_over_the_size_limit_is_resource_exhausted(client_mesh: Client
     ids = [f"py-huge-{i:07d}-{'x' * 40}" for i in range(client_mesh.max_message_bytes // 40)]
     check(client_mesh, caller, "VerifyIndex", "message over CHSR_MAX_MESSAGE_BYTES",
           caller.unary("VerifyIndex", gateway_pb2.VerifyIndexRequest(expected_ids=ids), None), "RESOURCE_EXHAUSTED")
+    check(client_mesh, caller, "Delete", "message over CHSR_MAX_MESSAGE_BYTES",
+          caller.unary("Delete", gateway_pb2.DeleteRequest(doc_ids=ids), None), "RESOURCE_EXHAUSTED")
     big = [gateway_pb2.IngestWithProgressRequest(documents=[common_pb2.Document(id="py-huge", text=huge)])]
     result = check_ingest(client_mesh, caller, "message over CHSR_MAX_MESSAGE_BYTES", lambda: caller.ingest(big, None),
                           "RESOURCE_EXHAUSTED")
     assert not result.response
+
+
+@pytest.mark.parametrize("rpc", ["IndexStats", "ListPipelines"])
+def test_an_oversized_empty_request_is_resource_exhausted(client_mesh: ClientMesh, rpc: str) -> None:
+    """Requests without fields can still be too big (unknown fields are legal protobuf): the limit is
+    enforced before anything is parsed. Sent as raw bytes on a plain channel, no deadline."""
+    payload = common_pb2.Document(text="a" * (client_mesh.max_message_bytes + 1024)).SerializeToString()
+    with grpc.insecure_channel(client_mesh.gateway) as channel:
+        call = channel.unary_unary(f"/chsr.v1.GatewayService/{rpc}")   # bytes in, bytes out
+        try:
+            call(payload)
+            code = "OK"
+        except grpc.RpcError as exc:
+            code = exc.code().name
+    client_mesh.record("python-stub", f"GatewayService/{rpc}", "message over CHSR_MAX_MESSAGE_BYTES (raw bytes)", code,
+                       code == "RESOURCE_EXHAUSTED")
+    assert code == "RESOURCE_EXHAUSTED"

@@ -1,6 +1,7 @@
 package clients_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -17,6 +18,22 @@ func TestMessageOverSizeLimit(t *testing.T) {
 		_, err := client.Search(bounded(t), &chsrv1.SearchRequest{Query: huge, K: 3})
 		st := wantCode(t, err, codes.ResourceExhausted)
 		t.Logf("message: %s", st.Message())
+	})
+	t.Run("Delete", func(t *testing.T) {
+		ids := make([]string, 0, e.maxBytes/40)
+		for i := range cap(ids) {
+			ids = append(ids, fmt.Sprintf("go-client-huge-%07d-%s", i, strings.Repeat("x", 24)))
+		}
+		_, err := client.Delete(withAuth(bounded(t), bearer(e)), &chsrv1.DeleteRequest{DocIds: ids})
+		wantCode(t, err, codes.ResourceExhausted)
+	})
+	t.Run("VerifyIndex", func(t *testing.T) {
+		ids := make([]string, 0, e.maxBytes/40)
+		for i := range cap(ids) {
+			ids = append(ids, fmt.Sprintf("go-client-huge-%07d-%s", i, strings.Repeat("x", 24)))
+		}
+		_, err := client.VerifyIndex(bounded(t), &chsrv1.VerifyIndexRequest{ExpectedIds: ids})
+		wantCode(t, err, codes.ResourceExhausted)
 	})
 	t.Run("IngestWithProgress", func(t *testing.T) {
 		stream, err := client.IngestWithProgress(withAuth(bounded(t), bearer(e)))
