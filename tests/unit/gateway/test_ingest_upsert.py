@@ -70,13 +70,9 @@ def test_other_errors_are_not_retried() -> None:
 class Stubs:
     """The part of gateway.stubs.StageStubs that upsert_batch uses."""
 
-    def __init__(self, **legs: ScriptedStub) -> None:
-        self._legs = legs
-        self.legs = list(legs)
+    def __init__(self, **servers: ScriptedStub) -> None:
+        self.servers = servers
         self.write_metadata = ()
-
-    def retriever(self, leg: str) -> ScriptedStub:
-        return self._legs[leg]
 
 
 @pytest.mark.parametrize("sparse,dense,want", [
