@@ -38,7 +38,10 @@ bash scripts/check_api.sh
 ENGINES=${CHSR_TEST_ENGINES:-1}
 if [ "$ENGINES" = "1" ] && [ -x deploy/local/engines.sh ]; then
   log "provisioning and starting real engines (Elasticsearch, Weaviate, Redis, Prometheus)"
-  trap 'deploy/local/engines.sh stop all >/dev/null 2>&1 || true' EXIT
+  # Stop them afterwards only if this run started them (engines someone else runs stay up).
+  if ! deploy/local/engines.sh status >/dev/null 2>&1; then
+    trap 'deploy/local/engines.sh stop all >/dev/null 2>&1 || true' EXIT
+  fi
   deploy/local/engines.sh start all
   export CHSR_REQUIRE_ENGINES=1
 fi
