@@ -1,0 +1,1 @@
+"""Gate tooling (issue 14): generated scope queries, evidence-model calibration and offline evaluation."""
