@@ -1,0 +1,169 @@
+"""Scope from evidence (issue 14): the combination math, with hand-computed expected values."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from chsr.scope import Scope
+from services.gate.evidence import (EvidenceDecision, EvidenceParams, FieldModel, decide_scope, penalty_factor)
+from services.gate.evidence_features import (FEATURES, MODEL_FIELDS, EvidenceHit, StatedField, StatedQuery, candidates,
+                                             entropy, features, gather)
+
+pytestmark = pytest.mark.unit
+
+
+def _meta(subject: str | None, level: str | None = None, **kw) -> dict:
+    return {"subject": subject, "level": level, **kw}
+
+
+HITS = [
+    EvidenceHit(_meta("physics", "grade_12"), 10.0, "sparse", 1),
+    EvidenceHit(_meta("chemistry", "grade_12"), 5.0, "sparse", 2),
+    EvidenceHit(_meta("physics", "high_school"), 0.9, "dense", 1),
+    EvidenceHit(_meta("biology", "grade_12"), 0.85, "dense", 2),
+]
+
+
+def _gather(hits=HITS, **kw):
+    return gather(hits, depth=kw.get("depth", 30), sparse_power=3.0, dense_temperature=0.05)
+
+
+def test_sparse_weights_are_score_ratios_to_the_power():
+    ev = _gather()
+    # weights 1 and (5/10)^3 = 0.125 -> shares 1/1.125 and 0.125/1.125
+    assert ev.mass["subject"]["sparse"]["physics"] == pytest.approx(0.888889, abs=1e-6)
+    assert ev.mass["subject"]["sparse"]["chemistry"] == pytest.approx(0.111111, abs=1e-6)
+
+
+def test_dense_weights_are_exponential_in_the_cosine_gap():
+    ev = _gather()
+    # weights 1 and exp((0.85 - 0.9) / 0.05) = exp(-1) -> share 1 / (1 + e^-1)
+    assert ev.mass["subject"]["dense"]["physics"] == pytest.approx(1 / (1 + math.exp(-1)), abs=1e-6)
+
+
+def test_combined_mass_is_the_mean_over_legs():
+    ev = _gather()
+    expected = (1 / 1.125 + 1 / (1 + math.exp(-1))) / 2
+    assert ev.combined("subject")["physics"] == pytest.approx(expected, abs=1e-6)
+    assert sum(ev.combined("subject").values()) == pytest.approx(1.0)
+
+
+def test_top1_margin_and_depth():
+    ev = _gather()
+    assert ev.top1["level"] == {"sparse": "grade_12", "dense": "high_school"}
+    assert ev.sparse_margin == pytest.approx(0.5)
+    assert ev.dense_top == pytest.approx(0.9)
+    shallow = _gather(depth=1)
+    assert shallow.mass["subject"]["sparse"] == {"physics": 1.0}
+
+
+def test_hits_without_curriculum_metadata_lower_the_curriculum_share():
+    hits = [EvidenceHit(_meta(None), 10.0, "sparse", 1), EvidenceHit(_meta("biology"), 10.0, "sparse", 2),
+            EvidenceHit(_meta(None), 0.8, "dense", 1)]
+    ev = _gather(hits)
+    # sparse: two equal weights, one with a subject -> 0.5; dense: 0 -> mean 0.25
+    assert ev.curriculum_share == pytest.approx(0.25)
+    assert ev.combined("subject")[None] == pytest.approx(0.75)
+
+
+def test_entropy_is_normalised():
+    assert entropy({"a": 1.0}) == 0.0
+    assert entropy({"a": 0.5, "b": 0.5}) == pytest.approx(1.0)
+    assert entropy({"a": 0.25, "b": 0.25, "c": 0.25, "d": 0.25}) == pytest.approx(1.0)
+    assert 0 < entropy({"a": 0.9, "b": 0.1}) < 1
+
+
+def test_candidates_put_stated_values_first_then_the_strongest_evidence():
+    stated = StatedQuery({"subject": StatedField(("economics",), 0.95)}, topic_words=3)
+    # combined: physics (0.889 + 0.731) / 2, biology 0.269 / 2 = 0.134, chemistry 0.111 / 2 = 0.056
+    assert candidates("subject", stated, _gather()) == ["economics", "physics", "biology", "chemistry"]
+
+
+def test_feature_vector_matches_its_names():
+    stated = StatedQuery({"subject": StatedField(("chemistry",), 0.95)}, topic_words=5)
+    x = dict(zip(FEATURES, features("subject", "chemistry", stated, _gather())))
+    assert len(x) == len(FEATURES)
+    assert x["stated"] == 0.95 and x["stated_other"] == 0.0
+    assert x["mass_sparse"] == pytest.approx(0.111111, abs=1e-6) and x["mass_dense"] == 0.0
+    assert x["top1_sparse"] == 0.0 and x["pure_lookup"] == 0.0
+    assert x["mass_x_topic"] == pytest.approx(0.111111 / 2, abs=1e-6)
+    other = dict(zip(FEATURES, features("subject", "physics", stated, _gather())))
+    assert other["stated"] == 0.0 and other["stated_other"] == 0.95 and other["top1_sparse"] == 1.0
+
+
+def test_field_model_is_a_logistic_of_the_linear_score():
+    model = FieldModel(coef=(2.0, -1.0), intercept=0.5)
+    assert model.probability([1.0, 1.0]) == pytest.approx(1 / (1 + math.exp(-1.5)))
+    assert model.probability([0.0, 0.0]) == pytest.approx(1 / (1 + math.exp(-0.5)))
+
+
+def _params(**thresholds: float) -> EvidenceParams:
+    """p = sigmoid(10 * stated + 8 * mass_dense - 5): a stated value at 0.9 -> sigmoid(4) = 0.982."""
+    coef = [0.0] * len(FEATURES)
+    coef[FEATURES.index("stated")] = 10.0
+    coef[FEATURES.index("mass_dense")] = 8.0
+    models = {f: FieldModel(tuple(coef), -5.0, thresholds.get(f, 0.85), 0.4) for f in MODEL_FIELDS}
+    return EvidenceParams(models=models)
+
+
+def test_a_stated_value_filters_and_a_contradicting_evidence_value_is_a_conflict():
+    stated = StatedQuery({"subject": StatedField(("chemistry",), 0.9)}, topic_words=4)
+    decision = decide_scope(stated, HITS, _params())
+    subject = decision.fields["subject"]
+    assert subject.action == "filter" and subject.values == ("chemistry",)
+    assert subject.probability == pytest.approx(1 / (1 + math.exp(-4)), abs=1e-4)
+    assert decision.filter == Scope(subject=("chemistry",))
+    # physics: sigmoid(8 * 0.7311 - 5) = sigmoid(0.849) = 0.700 -> ranked, not filtered
+    level = decision.fields["level"]
+    assert level.action in ("rank", "none")
+    assert decision.label == "gated"
+
+
+def test_strong_evidence_overrides_the_stated_subject_and_says_so():
+    stated = StatedQuery({"subject": StatedField(("economics",), 0.2)}, topic_words=4)
+    hits = [EvidenceHit(_meta("physics"), 0.9, "dense", 1), EvidenceHit(_meta("physics"), 0.9, "dense", 2)]
+    decision = decide_scope(stated, hits, _params())
+    subject = decision.fields["subject"]
+    # economics: sigmoid(10 * 0.2 - 5) = 0.047; physics: sigmoid(8 * 1.0 - 5) = 0.953
+    assert subject.values == ("physics",) and subject.action == "filter" and subject.source == "evidence"
+    assert "the evidence decides" in subject.conflict
+    assert subject.conflict in decision.notes
+
+
+def test_nothing_confident_is_ungated_and_labelled():
+    decision = decide_scope(StatedQuery({}, 3), HITS[:2], _params())
+    assert decision.filter.is_empty()
+    assert decision.label == "ungated"
+    assert any("ungated" in n for n in decision.notes)
+
+
+def test_evidence_outside_the_curriculum_removes_every_non_strict_constraint():
+    stated = StatedQuery({"subject": StatedField(("biology",), 0.9)}, topic_words=6)
+    hits = [EvidenceHit(_meta(None), 0.9 - i * 0.01, "dense", i + 1) for i in range(5)]
+    decision = decide_scope(stated, hits, _params())
+    assert decision.curriculum_share == 0.0
+    assert decision.filter.is_empty() and not decision.penalties
+    assert decision.label == "ungated"
+    assert any("not a curriculum request" in n for n in decision.notes)
+
+
+def test_penalty_multiplies_over_violated_uncertain_fields():
+    decision = EvidenceDecision(fields={}, filter=Scope(), strict_keys=[], label="ranked", curriculum_share=1.0,
+                                penalties={"level": (("grade_8",), 0.6), "subject": (("physics",), 0.4)},
+                                penalty_strength=0.5)
+    assert penalty_factor({"level": "grade_8", "subject": "physics"}, decision) == 1.0
+    assert penalty_factor({"level": "grade_5", "subject": "physics"}, decision) == pytest.approx(0.7)
+    # both violated: (1 - 0.5 * 0.6) * (1 - 0.5 * 0.4) = 0.7 * 0.8
+    assert penalty_factor({"level": None, "subject": "chemistry"}, decision) == pytest.approx(0.56)
+
+
+def test_params_round_trip_and_refuse_other_features():
+    params = _params(subject=0.7)
+    again = EvidenceParams.from_dict(params.to_dict())
+    assert again.models["subject"].filter_threshold == 0.7
+    assert again.models["level"].coef == params.models["level"].coef
+    bad = params.to_dict() | {"features": ["x"]}
+    with pytest.raises(ValueError, match="features"):
+        EvidenceParams.from_dict(bad)
