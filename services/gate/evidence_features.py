@@ -29,8 +29,11 @@ MODEL_FIELDS: tuple[str, ...] = FIELDS[:7]
 FEATURES: tuple[str, ...] = (
     "mass_sparse", "mass_dense", "top1_sparse", "top1_dense", "stated", "stated_other", "stated_multi",
     "dense_top", "sparse_margin", "mass_x_dense_top", "entropy", "mass_x_stated", "seen", "lookup_consistent",
-    "lookup_stated", "pure_lookup", "mass_x_topic", "stated_rel_mass",
+    "lookup_stated", "pure_lookup", "mass_x_topic", "stated_rel_mass", "stated_x_pure", "stated_x_contrary",
+    "both_top1", "top_tie_conflict",
 )
+#: Hits scoring within this fraction of their leg's best hit are ties (verbatim twins score the same).
+TIE = 0.999
 #: Topic words at which a query counts as fully topical (``mass_x_topic`` saturates).
 TOPIC_SATURATION = 5
 #: Subject decisions the old extractor made from topic cue words: a topic word is not a scope request.
@@ -86,6 +89,7 @@ class Evidence:
     sparse_margin: float = 0.0
     curriculum_share: float = 0.0
     hits: Sequence[EvidenceHit] = ()
+    tie_conflicts: dict[str, set] = field(default_factory=dict)  # field -> values contradicted by a tie at the top
 
     def combined(self, name: str) -> dict[Any, float]:
         """Mean share over the legs that returned anything."""
@@ -132,6 +136,12 @@ def gather(hits: Sequence[EvidenceHit], *, depth: int, sparse_power: float, dens
                 shares[value] = shares.get(value, 0.0) + w / total
             ev.mass[name][leg] = shares
             ev.top1[name][leg] = hs[0].metadata.get(name) if hs else None
+    for name in MODEL_FIELDS:
+        for hs in by_leg.values():
+            top = [h for h in hs if hs[0].score > 0 and h.score >= TIE * hs[0].score] if hs else []
+            values = {h.metadata.get(name) for h in top}
+            if len(values) > 1:  # the best match is ambiguous: each value is contradicted by another
+                ev.tie_conflicts.setdefault(name, set()).update(values)
     curriculum = [sum(w for h, w in zip(hs, weights[leg]) if h.metadata.get("subject")) / (sum(weights[leg]) or 1.0)
                   for leg, hs in by_leg.items()]
     ev.curriculum_share = sum(curriculum) / len(curriculum) if curriculum else 0.0
@@ -173,11 +183,15 @@ def features(name: str, value: Any, stated: StatedQuery, ev: Evidence) -> list[f
     lookup = [f for f in ("year", "question_number") if f in stated and f != name]
     topical = min(stated.topic_words, TOPIC_SATURATION) / TOPIC_SATURATION
     best_stated = max((comb.get(v, 0.0) for v in st.values), default=0.0) if st else 0.0
+    contrary = max((p for v, p in comb.items() if v is not None and (not st or v not in st.values)), default=0.0)
     return [
         m_s, m_d, float(ev.top1.get(name, {}).get("sparse") == value), float(ev.top1.get(name, {}).get("dense") == value),
         s_conf, s_other, float(bool(st) and len(st.values) > 1), ev.dense_top, ev.sparse_margin, mass * ev.dense_top,
         entropy(comb), mass * s_conf, float(mass > 0), _consistent(name, value, stated, ev, lookup), float(bool(lookup)),
         float(stated.topic_words == 0), mass * topical, (mass / best_stated if best_stated > 0 else 0.0) if s_conf else 0.0,
+        s_conf * float(stated.topic_words == 0), s_conf * contrary * topical,
+        float(ev.top1.get(name, {}).get("sparse") == value and ev.top1.get(name, {}).get("dense") == value),
+        float(value in ev.tie_conflicts.get(name, ())),
     ]
 
 

@@ -150,7 +150,7 @@ def test_evidence_outside_the_curriculum_removes_every_non_strict_constraint():
 
 
 def test_penalty_multiplies_over_violated_uncertain_fields():
-    decision = EvidenceDecision(fields={}, filter=Scope(), strict_keys=[], label="ranked", curriculum_share=1.0,
+    decision = EvidenceDecision(fields={}, filter=Scope(), strict_keys=[], soft_fields={}, label="ranked", curriculum_share=1.0,
                                 penalties={"level": (("grade_8",), 0.6), "subject": (("physics",), 0.4)},
                                 penalty_strength=0.5)
     assert penalty_factor({"level": "grade_8", "subject": "physics"}, decision) == 1.0

@@ -1,0 +1,106 @@
+"""The generated scope-query set (issue 14): deterministic, and its labels obey the case schema's rules."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from tools.gate import query_text as qt
+
+pytestmark = pytest.mark.unit
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+CURRICULUM_DIR = Path(os.environ.get("CHSR_CURRICULUM_DIR", REPO_ROOT.parent / "shared" / "data" / "curriculum"))
+
+
+def test_stem_drops_options_numbers_and_standard_codes():
+    item = "Which gas do green plants take in from the air? (A) oxygen (B) carbon dioxide"
+    assert qt.stem(item, "arc") == "Which gas do green plants take in from the air?"
+    assert qt.stem("Which is a gas? (A) ice (B) steam", "arc") == "Which is a gas? (A) ice (B) steam"  # too short to cut
+    assert qt.stem("10. 由实验操作和现象, 可得出相应正确结论的是（ ）A．甲", "gaokao_bench").startswith("由实验操作")
+    assert qt.stem("CCSS 4.NF.A.1 (Grade 4) - Number / Fractions: Explain why a fraction a/b is equivalent", "ccss") \
+        .startswith("Explain why")
+
+
+def test_text_forms_are_reproducible_and_come_from_the_item():
+    text = "A student measured the temperature of water every minute while heating it on a stove"
+    first = [qt.quote(text, random.Random(3)), qt.paraphrase(text, random.Random(3)), qt.keywords(text, random.Random(3))]
+    again = [qt.quote(text, random.Random(3)), qt.paraphrase(text, random.Random(3)), qt.keywords(text, random.Random(3))]
+    assert first == again
+    assert first[0] in text
+    assert set(first[2].split()) <= set(text.split())
+
+
+def test_cjk_fragments_do_not_overlap():
+    frags = qt.fragments("果蝇的长翅和残翅灰体和黑檀体是两对相对性状", random.Random(1), 3)
+    joined = "".join(frags)
+    assert len(joined) == len(set(range(len(joined)))) and all(f in "果蝇的长翅和残翅灰体和黑檀体是两对相对性状" for f in frags)
+
+
+@pytest.fixture(scope="module")
+def generated():
+    if not (CURRICULUM_DIR / "corpus.jsonl").is_file():
+        pytest.skip(f"curriculum corpus not found at {CURRICULUM_DIR} (set CHSR_CURRICULUM_DIR)")
+    from tools.gate.corpus_items import CorpusIndex
+    from tools.gate.generate_queries import generate
+
+    idx = CorpusIndex.load(CURRICULUM_DIR / "corpus.jsonl")
+    return idx, generate(idx, seed=14, scale=0.05)
+
+
+def _inside(meta: dict, scope: dict | None) -> bool:
+    for name, value in (scope or {}).items():
+        if value is not None and meta.get(name) not in (value if isinstance(value, list) else [value]):
+            return False
+    return True
+
+
+@pytest.mark.data
+def test_generation_is_deterministic(generated):
+    from tools.gate.generate_queries import generate
+
+    idx, cases = generated
+    assert generate(idx, seed=14, scale=0.05) == cases
+    assert generate(idx, seed=15, scale=0.05) != cases
+
+
+@pytest.mark.data
+def test_labels_follow_the_case_schema(generated):
+    idx, cases = generated
+    for case in cases:
+        assert set(case) >= {"case_id", "query", "slice", "task_type", "scope", "relevant", "expect_empty_scope",
+                             "relaxed_scope", "split_group"}
+        if case["expect_empty_scope"] and not case["relevant"]:
+            assert case["task_type"] == "adversarial"  # abstention: nothing exists to find
+            continue
+        assert case["relevant"], case["case_id"]
+        for doc_id in case["relevant"]:
+            meta = idx.meta(doc_id)
+            if case["relaxed_scope"]:  # relaxation: every label outside the scope, inside the relaxed scope
+                assert not _inside(meta, case["scope"]) and _inside(meta, case["relaxed_scope"]), case["case_id"]
+            else:
+                assert _inside(meta, case["scope"]), case["case_id"]
+
+
+@pytest.mark.data
+def test_wrong_subject_cases_keep_the_true_subject(generated):
+    idx, cases = generated
+    wrong = [c for c in cases if c["case_id"].startswith("gen_wrong_subject.")]
+    assert wrong
+    for case in wrong:
+        named = case["notes"].removeprefix("names ")
+        assert case["scope"]["subject"] != named
+        assert all(idx.meta(d)["subject"] == case["scope"]["subject"] for d in case["relevant"])
+
+
+@pytest.mark.data
+def test_cases_sharing_an_item_share_a_split_group(generated):
+    _, cases = generated
+    by_target: dict[str, set[str]] = {}
+    for case in cases:
+        for doc_id in case["relevant"]:
+            by_target.setdefault(doc_id.split(":solution")[0].split(":mark_scheme")[0], set()).add(case["split_group"])
+    assert all(len(groups) == 1 for groups in by_target.values())
