@@ -129,3 +129,7 @@ def slice_of(item: Item, lang: str, default: str | None = None) -> str:
     if item.source in ("gaokao_bench", "openstax_physics", "ccss"):
         return "structured"
     return "mcq"
+
+
+def cited(item: Item) -> bool:
+    return qf.citable(item.meta.get("paper")) and bool(item.meta.get("year"))

@@ -1,0 +1,114 @@
+"""Generated kinds whose strict scope is empty: relaxation (a year, level or content type the
+corpus lacks for the item asked about; labels inside ``relaxed_scope``) and abstention (a pure
+look-up of a paper, year or item that does not exist; no labels). Conventions in ``query_kinds.py``."""
+
+from __future__ import annotations
+
+import random
+
+from tools.gate import query_forms as qf
+from tools.gate import query_text as qt
+from tools.gate.corpus_items import CorpusIndex
+from tools.gate.query_kinds import (Case, cited as _cited, cue_lang, cue_text, gold, level_known, lookup_text,
+                                    make_case, relevant_for, slice_of, topic)
+
+
+def relax_year(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
+    item = idx.pick(rng, _cited)
+    if item is None:
+        return None
+    years = idx.paper_years[item.meta["paper"]]
+    low, high = idx.corpus_years
+    missing = [y for y in range(max(low, min(years) - 4), min(high, max(years) + 3) + 1) if y not in years]
+    if not missing:
+        return None
+    year = rng.choice(missing)
+    lang = cue_lang(item, rng)
+    query = f"{lookup_text(item, lang, rng, year=year, qn=None)} {rng.choice(['', ': ', '- '])}{topic(item, rng)}"
+    scope = gold(item, level=True, cite=("year", "paper"))
+    scope["year"] = year
+    relaxed = dict(scope, year=None)
+    return make_case(kind, query, scope, relevant_for(idx, [item.id], relaxed), slice_=slice_of(item, lang),
+                     task="relaxation", items=[item.id], empty=True, relaxed=relaxed)
+
+
+_NEAR = {"high_school": ["college", "grade_9", "grade_10"], "college": ["high_school", "grade_12"],
+         "grade_12": ["college", "grade_11"], "elementary": ["grade_3", "grade_6"]}
+
+
+def relax_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
+    item = idx.pick(rng, lambda i: i.source != "ccss")
+    if item is None:
+        return None
+    m = item.meta
+    level = m["level"]
+    near = _NEAR.get(level) or [f"grade_{int(level[6:]) + d}" for d in (-2, -1, 1, 2, 3) if 1 <= int(level[6:]) + d <= 12] \
+        if level.startswith("grade_") and level != "grade_k" else _NEAR.get(level, [])
+    options = [lv for lv in near if not idx.combo_exists(m["subject"], lv, m["content_type"])]
+    if not options:
+        return None
+    asked = rng.choice(options)
+    lang = cue_lang(item, rng)
+    query = cue_text(lang, topic(item, rng), rng, subject=m["subject"], level=asked,
+                     content=m["content_type"] if rng.random() < 0.6 else None)
+    scope = gold(item, level=True)
+    scope["level"] = asked
+    relaxed = dict(scope, level=level)
+    return make_case(kind, query, scope, relevant_for(idx, [item.id], relaxed), slice_=slice_of(item, lang),
+                     task="relaxation", items=[item.id], empty=True, relaxed=relaxed)
+
+
+def relax_content(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
+    item = idx.pick(rng, lambda i: i.meta["content_type"] == "exam_question" and not i.marking or i.source == "amc")
+    if item is None:
+        return None
+    m = item.meta
+    target = item.id
+    if item.source == "amc":
+        if not item.marking:
+            return None
+        target = item.marking[0]
+    elif idx.combo_exists(m["subject"], m["level"], "mark_scheme") and rng.random() < 0.7:
+        return None
+    lang = cue_lang(item, rng)
+    phrase = rng.choice(qf.CONTENT["mark_scheme"][lang])
+    by_paper = _cited(item) and rng.random() < 0.6
+    ref = lookup_text(item, lang, rng, year=m["year"], qn=m["question_number"]) if by_paper else qt.paraphrase(item.stem, rng)
+    query = rng.choice([f"{phrase} for {ref}" if lang == "en" else f"{ref} {phrase}", f"{ref} {phrase}"])
+    cite = ("year", "paper") + (("question_number",) if by_paper and m["question_number"] else ()) if by_paper else ()
+    scope = gold(item, level=level_known(idx, item, False, by_paper), cite=cite, content_type="mark_scheme")
+    relaxed = dict(scope, content_type=idx.meta(target)["content_type"])
+    return make_case(kind, query, scope, relevant_for(idx, [target], relaxed), slice_="mark_scheme",
+                     task="relaxation", items=[item.id], empty=True, relaxed=relaxed)
+
+
+def abstain(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
+    low, high = idx.corpus_years
+    roll = rng.random()
+    ct = rng.choice(["exam_question", "exam_question", "solution"])
+    if roll < 0.3:  # a foreign exam family
+        family, subject, phrase = rng.choice(qf.FOREIGN_FAMILIES)
+        year, qn = rng.randint(2008, 2023), rng.randint(1, 30)
+        query = rng.choice([f"{phrase} {year} question {qn}", f"{year} {phrase} Q{qn}", f"{phrase} {year} #{qn} {ct.replace('_', ' ')}"])
+        scope = {"subject": subject, "level": None, "year": year, "session": None, "paper": f"{family}: {phrase}",
+                 "content_type": ct, "question_number": qn}
+        return make_case(kind, query, scope, {}, slice_="mcq", task="adversarial", items=[], empty=True,
+                         notes="paper family not in the corpus")
+    item = idx.pick(rng, lambda i: _cited(i) and bool(i.meta.get("question_number")))
+    if item is None:
+        return None
+    m = item.meta
+    years = idx.paper_years[m["paper"]]
+    if roll < 0.75:  # a year the paper was not sat (or after the corpus ends)
+        candidates = [y for y in range(low, high + 3) if y not in years]
+        year, qn = rng.choice(candidates), m["question_number"]
+    else:  # a question number past the paper's last
+        year, qn = m["year"], 40 + rng.randint(0, 20)
+    lang = cue_lang(item, rng)
+    query = lookup_text(item, lang, rng, year=year, qn=qn)
+    if ct == "solution":
+        query += " " + rng.choice(qf.CONTENT["solution"][lang])
+    scope = gold(item, level=True, cite=("year", "paper", "question_number"), content_type=ct)
+    scope.update(year=year, question_number=qn)
+    return make_case(kind, query, scope, {}, slice_=slice_of(item, lang), task="adversarial", items=[],
+                     empty=True, notes="item does not exist")
