@@ -69,10 +69,10 @@ class FieldModel:
 @dataclass(frozen=True)
 class EvidenceParams:
     models: Mapping[str, FieldModel]
-    depth: int = 30
+    depth: int = 20
     sparse_power: float = 3.0
     dense_temperature: float = 0.05
-    penalty: float = 0.5
+    penalty: float = 0.9
     min_curriculum_share: float = 0.5
     min_evidence_share: float = 0.9
     features: tuple[str, ...] = FEATURES
@@ -240,6 +240,22 @@ def _with_action(d: FieldDecision, action: str) -> FieldDecision:
     return FieldDecision(d.field, d.values, d.probability, d.source, action, d.conflict, d.candidates)
 
 
+def with_hints(decision: EvidenceDecision, hints: Scope) -> EvidenceDecision:
+    """Client hints win field by field (issue 5): a hinted field filters with probability 1.0 and is
+    neither soft nor penalised; a hinted paper or question number is a strict key."""
+    hinted = hints.constrained_fields()
+    if not hinted:
+        return decision
+    fields = dict(decision.fields)
+    for name in hinted:
+        fields[name] = FieldDecision(name, tuple(getattr(hints, name)), 1.0, "hint", "filter")
+    strict = [k for k in STRICT_FIELDS if k in hinted or k in decision.strict_keys]
+    return EvidenceDecision(
+        fields, decision.filter.merged_with(hints), {k: v for k, v in decision.penalties.items() if k not in hinted},
+        strict, {k: v for k, v in decision.soft_fields.items() if k not in hinted}, "gated", decision.curriculum_share,
+        decision.notes, decision.penalty_strength)
+
+
 def penalty_factor(metadata: Mapping[str, Any], decision: EvidenceDecision) -> float:
     """Score multiplier for a result: ``prod (1 - penalty_strength * p)`` over the uncertain fields
     it violates (a null value violates: it cannot be shown to be in scope)."""
@@ -251,4 +267,4 @@ def penalty_factor(metadata: Mapping[str, Any], decision: EvidenceDecision) -> f
 
 
 __all__ = ["EvidenceHit", "StatedField", "StatedQuery", "EvidenceParams", "FieldModel", "FieldDecision", "EvidenceDecision",
-           "decide_scope", "penalty_factor", "stated_from_extraction"]
+           "decide_scope", "penalty_factor", "stated_from_extraction", "with_hints"]

@@ -30,7 +30,7 @@ FEATURES: tuple[str, ...] = (
     "mass_sparse", "mass_dense", "top1_sparse", "top1_dense", "stated", "stated_other", "stated_multi",
     "dense_top", "sparse_margin", "mass_x_dense_top", "entropy", "mass_x_stated", "seen", "lookup_consistent",
     "lookup_stated", "pure_lookup", "mass_x_topic", "stated_rel_mass", "stated_x_pure", "stated_x_contrary",
-    "both_top1", "top_tie_conflict",
+    "both_top1", "top_tie_conflict", "multi_subject",
 )
 #: Hits scoring within this fraction of their leg's best hit are ties (verbatim twins score the same).
 TIE = 0.999
@@ -192,6 +192,7 @@ def features(name: str, value: Any, stated: StatedQuery, ev: Evidence) -> list[f
         s_conf * float(stated.topic_words == 0), s_conf * contrary * topical,
         float(ev.top1.get(name, {}).get("sparse") == value and ev.top1.get(name, {}).get("dense") == value),
         float(value in ev.tie_conflicts.get(name, ())),
+        float("subject" in stated and len(stated["subject"].values) > 1),
     ]
 
 

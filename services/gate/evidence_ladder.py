@@ -3,9 +3,10 @@
 Same rungs, order and labels as :func:`services.gate.ladder.build_ladder`, with two changes
 that follow from deciding scope on evidence:
 
-* stated-but-uncertain fields (``EvidenceDecision.soft_fields``) are dropped at W1 like any
-  soft field — except the level, which the ladder's W2 steps widen to the nearest grade or
-  band instead (curriculum README: relaxation targets are the *nearest* scope);
+* stated-but-uncertain fields (``EvidenceDecision.soft_fields``) and values the corpus lacks are
+  dropped at W1 like any soft field — except the level, which the ladder's W2 steps widen to
+  the nearest grade or band instead (curriculum README: relaxation targets are the *nearest*
+  scope; "grade 11", which no source uses, widens to grades 10-12 and high school);
 * where the text asks for a value the evidence places elsewhere (a "grade 11" item that the
   corpus holds at grade 12, a mark scheme for an item that only exists as a question), one
   extra rung replaces the stated value by the evidence's (``FieldDecision.alternative``): a W1
@@ -29,7 +30,7 @@ WIDENED_NOT_DROPPED = ("level",)
 def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope: bool = False) -> list[LadderRung]:
     flt = decision.filter
     unsatisfiable = vocab.unsatisfiable(flt)
-    soft = {**unsatisfiable, **{k: v for k, v in decision.soft_fields.items() if k not in WIDENED_NOT_DROPPED}}
+    soft = {k: v for k, v in {**unsatisfiable, **decision.soft_fields}.items() if k not in WIDENED_NOT_DROPPED}
     notes = [unsatisfiable[k] for k in sorted(unsatisfiable)] + [n for n in decision.notes if "not in the corpus" in n]
     rungs = build_ladder(flt, decision.strict_keys, strict_scope, soft_fields=soft,
                          subject_parents=vocab.subject_parents, notes=notes)

@@ -167,3 +167,85 @@ def test_params_round_trip_and_refuse_other_features():
     bad = params.to_dict() | {"features": ["x"]}
     with pytest.raises(ValueError, match="features"):
         EvidenceParams.from_dict(bad)
+
+
+def test_an_uncertain_stated_level_is_a_soft_w0_constraint_with_the_evidence_as_alternative():
+    # p(stated grade_11 at 0.3) = sigmoid(10 * 0.3 - 5) = 0.119 -> soft at rank threshold 0.1;
+    # p(grade_12, dense mass 1) = sigmoid(5 * 1 - 5) = 0.5 < 0.85 -> not a filter
+    coef = [0.0] * len(FEATURES)
+    coef[FEATURES.index("stated")] = 10.0
+    coef[FEATURES.index("mass_dense")] = 5.0
+    params = EvidenceParams(models={n: FieldModel(tuple(coef), -5.0, 0.85, 0.1) for n in MODEL_FIELDS})
+    stated = StatedQuery({"level": StatedField(("grade_11",), 0.3)}, topic_words=4)
+    hits = [EvidenceHit(_meta("physics", "grade_12"), 0.9, "dense", 1), EvidenceHit(_meta("physics", "grade_12"), 0.89, "dense", 2)]
+    level = decide_scope(stated, hits, params).fields["level"]
+    assert level.action == "soft" and level.values == ("grade_11",)
+    assert level.alternative == ("grade_12",)  # mass 1.0 >= ALTERNATIVE_MASS
+
+
+def test_a_stated_candidate_set_is_kept_together_when_no_member_is_confident():
+    # two stated papers at 0.5: each sigmoid(10 * 0.5 - 5) = 0.5 < 0.85, together 1.0 >= 0.4 -> soft set
+    stated = StatedQuery({"paper": StatedField(("P1", "P2"), 0.5)}, topic_words=0)
+    paper = decide_scope(stated, HITS, _params()).fields["paper"]
+    assert paper.action == "soft" and set(paper.values) == {"P1", "P2"}
+
+
+def test_a_pure_item_look_up_without_an_identifiable_paper_gets_no_exact_answer():
+    from services.gate.evidence import UNIDENTIFIED_PAPER
+
+    stated = StatedQuery({"year": StatedField((2019,), 0.9), "question_number": StatedField((3,), 0.95)}, topic_words=0)
+    decision = decide_scope(stated, HITS, _params())
+    assert decision.filter.paper == (UNIDENTIFIED_PAPER,) and "paper" in decision.soft_fields
+    # a board the corpus holds identifies the item together with year and number
+    stated = StatedQuery({**stated.fields, "exam_board": StatedField(("MAA AMC",), 0.9)}, topic_words=0)
+    decision = decide_scope(stated, HITS, _params(), known={"exam_board": {"MAA AMC"}})
+    assert not decision.filter.paper and decision.filter.exam_board == ("MAA AMC",)
+
+
+def test_a_stated_board_the_corpus_lacks_filters_so_the_exact_scope_is_empty():
+    stated = StatedQuery({"exam_board": StatedField(("WAEC",), 0.9)}, topic_words=3)
+    decision = decide_scope(stated, HITS, _params(), known={"exam_board": {"MAA AMC"}})
+    assert decision.filter.exam_board == ("WAEC",)
+    assert "not in the corpus" in decision.fields["exam_board"].conflict
+
+
+def test_a_requested_language_version_reads_the_evidence_in_that_language():
+    hits = [EvidenceHit(_meta("physics", "high_school", language="en"), 0.9, "dense", 1),
+            EvidenceHit(_meta("physics", "grade_12", language="es"), 0.7, "dense", 2)]
+    coef = [0.0] * len(FEATURES)
+    coef[FEATURES.index("mass_dense")] = 10.0
+    params = EvidenceParams(models={f: FieldModel(tuple(coef), -5.0, 0.85, 0.4) for f in MODEL_FIELDS})
+    stated = StatedQuery({"language": StatedField(("es",), 0.75)}, topic_words=5)
+    decision = decide_scope(stated, hits, params)
+    # only the Spanish hit counts: level grade_12 has mass 1 -> sigmoid(5) = 0.993
+    assert decision.fields["level"].values == ("grade_12",) and decision.fields["level"].action == "filter"
+    assert decision.fields["language"].action == "rank"
+
+
+def test_weak_curriculum_evidence_infers_nothing_but_keeps_what_the_text_states():
+    hits = [EvidenceHit(_meta("biology", "grade_12"), 0.9, "dense", 1), EvidenceHit(_meta("biology", "grade_12"), 0.9, "dense", 2),
+            EvidenceHit(_meta(None), 0.9, "dense", 3)]
+    stated = StatedQuery({"level": StatedField(("grade_12",), 0.9)}, topic_words=5)
+    decision = decide_scope(stated, hits, _params())  # curriculum share 2/3: between 0.5 and 0.9
+    assert "subject" not in decision.filter.constrained_fields()
+    assert decision.filter.level == ("grade_12",)
+
+
+def test_client_hints_win_field_by_field():
+    from services.gate.evidence import with_hints
+
+    stated = StatedQuery({"level": StatedField(("grade_11",), 0.3)}, topic_words=4)
+    decision = decide_scope(stated, HITS, _params())
+    hinted = with_hints(decision, Scope(level=("grade_12",), paper=("AMC 12A",)))
+    assert hinted.filter.level == ("grade_12",) and hinted.filter.paper == ("AMC 12A",)
+    assert "level" not in hinted.soft_fields and "level" not in hinted.penalties
+    assert hinted.fields["level"].probability == 1.0 and hinted.fields["level"].source == "hint"
+    assert "paper" in hinted.strict_keys and hinted.label == "gated"
+    assert with_hints(decision, Scope()) is decision
+
+
+def test_the_committed_parameters_load_and_cover_every_model_field():
+    params = EvidenceParams.load()
+    assert set(params.models) == set(MODEL_FIELDS)
+    assert all(len(m.coef) == len(FEATURES) and 0.3 <= m.filter_threshold <= 0.99 for m in params.models.values())
+    assert params.depth == 20 and 0 < params.penalty <= 1

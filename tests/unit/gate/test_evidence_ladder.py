@@ -1,0 +1,47 @@
+"""The relaxation ladder over an evidence decision (issue 14)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chsr.scope import Scope
+from chsr.v1 import common_pb2
+from services.gate.evidence import EvidenceDecision, FieldDecision
+from services.gate.evidence_ladder import evidence_ladder
+
+pytestmark = pytest.mark.unit
+
+
+def _decision(flt: Scope, fields: dict, soft: dict | None = None, strict: list | None = None) -> EvidenceDecision:
+    return EvidenceDecision(fields=fields, filter=flt, penalties={}, strict_keys=strict or [], soft_fields=soft or {},
+                            label="gated", curriculum_share=1.0)
+
+
+def test_an_absent_level_is_replaced_by_the_evidence_level_before_the_generic_widening(mini):
+    flt = Scope(subject=("mathematics",), level=("grade_11",), content_type=("exam_question",))
+    level = FieldDecision("level", ("grade_11",), 0.4, "stated", "soft", alternative=("grade_12",))
+    rungs = evidence_ladder(_decision(flt, {"level": level}, soft={"level": "stated but uncertain"}), mini)
+    labels = [r.label for r in rungs]
+    assert labels == sorted(labels)  # the ladder keeps its order
+    assert rungs[0].filter.level == ("grade_11",)
+    evidence_rung = next(r for r in rungs if "evidence" in r.description)
+    assert evidence_rung.step == common_pb2.W2_DROP_LEVEL and evidence_rung.filter.level == ("grade_12",)
+    first_w2 = next(i for i, r in enumerate(rungs) if r.step == common_pb2.W2_DROP_LEVEL)
+    assert rungs[first_w2] is evidence_rung
+    assert "grade_11 -> grade_12" in evidence_rung.description
+
+
+def test_a_content_type_alternative_is_a_w1_rung(mini):
+    flt = Scope(subject=("science",), content_type=("mark_scheme",))
+    ct = FieldDecision("content_type", ("mark_scheme",), 0.9, "stated", "filter", alternative=("exam_question",))
+    rungs = evidence_ladder(_decision(flt, {"content_type": ct}), mini)
+    assert rungs[1].step == common_pb2.W1_DROP_TOPIC and rungs[1].filter.content_type == ("exam_question",)
+
+
+def test_strict_scope_and_strict_keys_get_no_evidence_rung(mini):
+    flt = Scope(paper=("AMC 10A",), question_number=(7,), content_type=("mark_scheme",))
+    ct = FieldDecision("content_type", ("mark_scheme",), 0.9, "stated", "filter", alternative=("solution",))
+    assert len(evidence_ladder(_decision(flt, {"content_type": ct}, strict=["paper"]), mini, strict_scope=True)) == 1
+    paper = FieldDecision("paper", ("AMC 10A",), 0.9, "stated", "filter", alternative=("AMC 10B",))
+    rungs = evidence_ladder(_decision(flt, {"paper": paper}, strict=["paper", "question_number"]), mini)
+    assert all("evidence" not in r.description for r in rungs)
