@@ -86,7 +86,7 @@ def filter_threshold(p: np.ndarray, y: np.ndarray, precision: float) -> float:
     return 0.99
 
 
-def fit_params(rows: dict[str, FieldRows], base: EvidenceParams, precision: float = 0.97) -> tuple[EvidenceParams, dict[str, np.ndarray]]:
+def fit_params(rows: dict[str, FieldRows], base: EvidenceParams, precision: float = 0.95) -> tuple[EvidenceParams, dict[str, np.ndarray]]:
     models, oof = {}, {}
     for name, r in rows.items():
         oof[name] = out_of_fold(r)

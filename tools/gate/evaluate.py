@@ -75,7 +75,7 @@ def field_accuracy(cases: Sequence[dict], predicted: Sequence[Scope]) -> dict[st
 
 
 def fold_params(runs: Sequence[QueryRun], index: ProbeIndex, base: EvidenceParams, folds: int = 5,
-                precision: float = 0.97) -> list[EvidenceParams]:
+                precision: float = 0.95) -> list[EvidenceParams]:
     """Per query, the params fitted without its split group (out-of-fold decisions on the generated set)."""
     groups = np.array([r.case["split_group"] for r in runs])
     chosen: list[EvidenceParams | None] = [None] * len(runs)
@@ -130,7 +130,7 @@ def evaluate_set(name: str, runs: Sequence[QueryRun], params: Sequence[EvidenceP
 
 
 def calibration(runs: Sequence[QueryRun], index: ProbeIndex, base: EvidenceParams, out: Path,
-                precision: float = 0.97) -> tuple[EvidenceParams, dict]:
+                precision: float = 0.95) -> tuple[EvidenceParams, dict]:
     rows = training_rows(runs, index, base)
     params, oof = fit_params(rows, base, precision)
     ece, bins = {}, {}
@@ -169,8 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="first N generated cases only (smoke runs)")
     ap.add_argument("--no-dense", action="store_true")
     ap.add_argument("--runs-cache", type=Path, help="pickle of the probe runs (reused when it exists)")
-    ap.add_argument("--precision", type=float, default=0.97, help="out-of-fold precision a filter threshold must reach")
+    ap.add_argument("--precision", type=float, default=0.95, help="out-of-fold precision a filter threshold must reach")
     ap.add_argument("--penalty", type=float, default=DEFAULT_PARAMS.penalty, help="rank penalty strength (1 - s * p)")
+    ap.add_argument("--depth", type=int, default=DEFAULT_PARAMS.depth, help="probe hits per leg the evidence reads")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -184,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.dev:
         sets["dev"] = load_cases(args.dev)
     runs = _probe_all(sets, index, enc, vocab, args.runs_cache)
-    base = replace(DEFAULT_PARAMS, penalty=args.penalty)
+    base = replace(DEFAULT_PARAMS, penalty=args.penalty, depth=args.depth)
     params, calib = calibration(runs["generated"], index, base, args.out, args.precision)
     if args.fit:
         PARAMS_PATH.write_text(json.dumps(params.to_dict(), indent=1) + "\n", encoding="utf-8")
