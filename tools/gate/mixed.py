@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from chsr.docs import Doc
+from chsr.documents import Doc
 from services.gate.evidence import EvidenceParams, decide_scope
 from services.gate.vocabulary import Vocabulary
 from tools.gate.probe_index import ProbeIndex, QueryEncoder, load_docs

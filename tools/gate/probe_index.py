@@ -22,7 +22,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from chsr.docs import Doc
+from chsr.documents import Doc
 from chsr.scope import Scope
 
 log = logging.getLogger(__name__)

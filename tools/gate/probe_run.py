@@ -21,7 +21,7 @@ from chsr.scope import Scope
 from services.gate.evidence import EvidenceHit
 from services.gate.evidence_features import StatedQuery, stated_from_extraction
 from services.gate.extract import extract_scope
-from services.gate.ladder import LadderRung
+from services.gate.ladder import LadderStep
 from services.gate.logic import run_gate
 from services.gate.vocabulary import Vocabulary
 from tools.gate.probe_index import ProbeIndex
@@ -37,7 +37,7 @@ class QueryRun:
     dense: list[tuple[str, float]]
     stated: StatedQuery
     old_scope: Scope
-    old_ladder: list[LadderRung]
+    old_ladder: list[LadderStep]
     old_strict: list[str]
     topic_terms: list[str]
     extract_ms: float = 0.0

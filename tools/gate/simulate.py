@@ -18,13 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from chsr.docs import Doc
+from chsr.documents import Doc
 from chsr.scope import Scope
 from gateway.ontopic import is_on_topic, topic_stems
 from services.fusion.rrf import rrf
 from services.gate.evidence import EvidenceDecision, penalty_factor
 from services.gate.evidence_ladder import evidence_ladder
-from services.gate.ladder import LadderRung
+from services.gate.ladder import LadderStep
 from services.gate.vocabulary import Vocabulary
 from tools.gate.probe_index import ProbeIndex
 from tools.gate.probe_run import DEPTH, QueryRun
@@ -80,7 +80,7 @@ class Simulator:
         rescale = (lambda doc: penalty_factor(doc.metadata, decision)) if decision and decision.penalties else None
         return [{"doc_id": d, "relaxation": "W0"} for d in self._fuse(self._legs(run, flt), rescale)]
 
-    def laddered(self, run: QueryRun, ladder: list[LadderRung], strict: list[str],
+    def laddered(self, run: QueryRun, ladder: list[LadderStep], strict: list[str],
                  decision: EvidenceDecision | None = None) -> Result:
         rungs = [r for r in ladder if not r.lexical_only] if strict else list(ladder)
         if not run.topic_terms:
@@ -97,5 +97,5 @@ class Simulator:
                 break
         return [{"doc_id": d, "relaxation": label} for d in chosen]
 
-    def new_ladder(self, decision: EvidenceDecision) -> list[LadderRung]:
+    def new_ladder(self, decision: EvidenceDecision) -> list[LadderStep]:
         return evidence_ladder(decision, self.vocab)

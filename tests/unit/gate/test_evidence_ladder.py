@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from chsr.relaxation import W1, W2
 from chsr.scope import Scope
 from chsr.v1 import common_pb2
 from services.gate.evidence import EvidenceDecision, FieldDecision
@@ -25,8 +26,8 @@ def test_an_absent_level_is_replaced_by_the_evidence_level_before_the_generic_wi
     assert labels == sorted(labels)  # the ladder keeps its order
     assert rungs[0].filter.level == ("grade_11",)
     evidence_rung = next(r for r in rungs if "evidence" in r.description)
-    assert evidence_rung.step == common_pb2.W2_DROP_LEVEL and evidence_rung.filter.level == ("grade_12",)
-    first_w2 = next(i for i, r in enumerate(rungs) if r.step == common_pb2.W2_DROP_LEVEL)
+    assert evidence_rung.step == W2 and evidence_rung.filter.level == ("grade_12",)
+    first_w2 = next(i for i, r in enumerate(rungs) if r.step == W2)
     assert rungs[first_w2] is evidence_rung
     assert "grade_11 -> grade_12" in evidence_rung.description
 
@@ -35,7 +36,7 @@ def test_a_content_type_alternative_is_a_w1_rung(mini):
     flt = Scope(subject=("science",), content_type=("mark_scheme",))
     ct = FieldDecision("content_type", ("mark_scheme",), 0.9, "stated", "filter", alternative=("exam_question",))
     rungs = evidence_ladder(_decision(flt, {"content_type": ct}), mini)
-    assert rungs[1].step == common_pb2.W1_DROP_TOPIC and rungs[1].filter.content_type == ("exam_question",)
+    assert rungs[1].step == W1 and rungs[1].filter.content_type == ("exam_question",)
 
 
 def test_strict_scope_and_strict_keys_get_no_evidence_rung(mini):
