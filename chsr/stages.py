@@ -26,6 +26,6 @@ LEGS = ("sparse", "dense")   # the default legs, in the order fusion lists them
 LEXICAL_LEG = "sparse"       # runs alone at W3; its server is asked first for stored documents
 #: The servers that each hold a full copy of the corpus: every write goes to each of them once.
 RETRIEVAL_SERVERS = ("sparse", "dense")
-SEARCH_STAGES = ("gate", *LEGS, "fusion", "fetch", "rerank")  # in the order a request runs them
+SEARCH_STAGES = ("probe", "gate", *LEGS, "fusion", "fetch", "rerank")  # in the order a request runs them
 TIMING_STAGES = (*SEARCH_STAGES, "total")  # what a search response reports
 ALL_STAGES = ("cache", *TIMING_STAGES)     # plus the cache look-up, timed alone on a hit

@@ -12,7 +12,7 @@ import time
 
 from chsr.errors import DeadlineExceeded
 
-STAGE_SHARE = {"gate": 0.15, "retrieve": 0.6, "fusion": 0.3, "fetch": 0.3, "rerank": 0.9}
+STAGE_SHARE = {"probe": 0.15, "gate": 0.15, "retrieve": 0.6, "fusion": 0.3, "fetch": 0.3, "rerank": 0.9}
 MIN_STAGE_S = 0.002
 
 

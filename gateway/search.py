@@ -21,12 +21,13 @@ from chsr.errors import InvalidArgument, Unavailable, from_rpc_error
 from chsr.metrics import CACHE_EVENTS, DEGRADED, LEAKAGE_FLAGGED, RELAXATION_STEPS, RESULTS, STAGE_LATENCY
 from chsr.relaxation import W0, step_label
 from chsr.scope import Scope
-from chsr.stages import SEARCH_STAGES
+from chsr.stages import LEGS, SEARCH_STAGES
 from chsr.v1 import common_pb2, gate_pb2, gateway_pb2
 from gateway.budget import Budget
 from gateway.cache.base import CacheUnavailable, ResultCache, cache_key
 from gateway.ontopic import is_on_topic, topic_stems
 from gateway.pipelines import PipelineConfig
+from gateway.preference import Preference
 from gateway.request import SearchPlan
 from gateway.step import StepRunner
 from gateway.stubs import StageStubs
@@ -47,6 +48,11 @@ class GateOutcome:
     confidence: list[common_pb2.FieldConfidence]
     query: str
     topic_terms: list[str]
+    response: gate_pb2.GateResponse | None = None   # the gate's answer, when it was asked
+
+    @property
+    def preference(self) -> Preference:
+        return Preference.from_gate(self.response) if self.response is not None else Preference()
 
 
 @dataclass
@@ -160,9 +166,14 @@ class SearchService:
             step = common_pb2.LadderStep(step=W0, description="ungated")
             return GateOutcome(common_pb2.Scope(), [step], [], request.query, [])
         # A pipeline that does not relax asks for W0 only, exactly like a strict client.
-        req = gate_pb2.GateRequest(query=request.query, hints=request.hints, extract=pipeline.gate == "extract",
+        extract = pipeline.gate == "extract"
+        req = gate_pb2.GateRequest(query=request.query, hints=request.hints, extract=extract,
                                    strict_scope=request.strict_scope or not pipeline.relaxation,
                                    expand_query=pipeline.expansion)
+        depth = self._settings.gate_probe_depth
+        if extract and depth > 0:  # the evidence: what the query matches in the whole index
+            probe, timings["probe"] = self._steps.probe(request.query, LEGS, depth, budget)
+            req.probe.extend(probe)
         start = time.perf_counter()
         try:
             resp = self._stubs.gate.Gate(req, timeout=budget.for_stage("gate"))
@@ -178,7 +189,7 @@ class SearchService:
         finally:
             timings["gate"] = (time.perf_counter() - start) * 1000
         query = resp.expanded_query if pipeline.expansion and resp.expanded_query else request.query
-        return GateOutcome(resp.scope, list(resp.ladder), list(resp.confidence), query, list(resp.topic_terms))
+        return GateOutcome(resp.scope, list(resp.ladder), list(resp.confidence), query, list(resp.topic_terms), resp)
 
     # ---- the ladder loop -------------------------------------------------------
     def _compute(self, plan: SearchPlan, budget: Budget) -> gateway_pb2.SearchResponse:
@@ -189,10 +200,15 @@ class SearchService:
         stems = topic_stems(gate.topic_terms)
         response = gateway_pb2.SearchResponse(scope=gate.scope, confidence=gate.confidence, pipeline=pipeline.name,
                                               expanded_query=gate.query, index_generation=self._cache_generation())
+        preference = gate.preference
+        if gate.response is not None:
+            response.scope_label = gate.response.label
+            response.scope_notes.extend(gate.response.notes)
+            response.penalties.extend(gate.response.penalties)
         accepted = Accepted(W0, [], [])
         for i, step in enumerate(gate.ladder):
             flt = gate.scope if pipeline.post_filter else step.filter
-            outcome = self._steps.run(gate.query, step, flt, gate.scope, pipeline, k, budget)
+            outcome = self._steps.run(gate.query, step, flt, gate.scope, pipeline, k, budget, preference)
             for stage, ms in outcome.timings.items():
                 timings[stage] = timings.get(stage, 0.0) + ms
             degraded.extend(d for d in outcome.degraded if d not in degraded)

@@ -21,9 +21,10 @@ import grpc
 from chsr.errors import DeadlineExceeded, Unavailable
 from chsr.metrics import BACKEND_ERRORS
 from chsr.stages import LEXICAL_LEG
-from chsr.v1 import common_pb2, fusion_pb2, rerank_pb2, retriever_pb2
+from chsr.v1 import common_pb2, fusion_pb2, gate_pb2, rerank_pb2, retriever_pb2
 from gateway.budget import Budget
 from gateway.pipelines import PipelineConfig
+from gateway.preference import Preference, rank_by_preference
 from gateway.stubs import StageStubs
 
 log = logging.getLogger(__name__)
@@ -61,26 +62,55 @@ class StepRunner:
         self._executor = executor
 
     def run(self, query: str, step: common_pb2.LadderStep, flt: common_pb2.Scope, scope: common_pb2.Scope,
-            pipeline: PipelineConfig, k: int, budget: Budget) -> StepResult:
+            pipeline: PipelineConfig, k: int, budget: Budget, preference: Preference = Preference()) -> StepResult:
         """``flt`` is what the legs filter by (the step's filter; B+ filters after retrieval by
-        the W0 scope instead); ``scope`` is the W0 scope the curriculum reranker aligns with."""
+        the W0 scope instead); ``scope`` is the W0 scope the curriculum reranker aligns with;
+        ``preference`` re-ranks the whole fused list by the gate's uncertain fields."""
         out = StepResult(candidates=[])
         legs = (LEXICAL_LEG,) if step.lexical_only else pipeline.legs
-        lists = self._retrieve(query, flt, legs, pipeline, max(k, pipeline.depth), budget, out)
+        lists = self._retrieve(query, flt, legs, pipeline, max(k, pipeline.depth), budget, out,
+                               with_metadata=bool(preference))
         keep = max(k, pipeline.rerank_pool) if pipeline.rerank else k  # what rerank sees, else the answer
-        fused = self._fuse(query, lists, pipeline, keep, budget, out)
+        if preference:
+            fused = rank_by_preference(self._fuse(query, lists, pipeline, 0, budget, out), preference)[:keep]
+        else:
+            fused = self._fuse(query, lists, pipeline, keep, budget, out)
         fused = self._fetch(fused, tuple(lists), budget, out)
         out.candidates = self._rerank(query, fused, scope, pipeline, k, budget, out)
         return out
 
+    def probe(self, query: str, legs: tuple[str, ...], depth: int, budget: Budget) -> tuple[list[gate_pb2.ProbeHit], float]:
+        """The gate's evidence: each leg's unfiltered top ``depth`` with metadata, in parallel.
+        A leg that fails is left out (its failure shows again, flagged, in the retrieval itself);
+        returns the hits and the wall time in ms."""
+        start = time.perf_counter()
+        timeout = budget.for_stage("probe")
+        futures = {}
+        for leg in legs:
+            stub, model = self._stubs.leg(leg)
+            req = retriever_pb2.RetrieveRequest(query=query, k=depth, model=model, include_metadata=True)
+            futures[leg] = self._executor.submit(_timed, stub.Retrieve, req, timeout)
+        hits: list[gate_pb2.ProbeHit] = []
+        for leg, fut in futures.items():
+            try:
+                resp, _ = fut.result()
+            except grpc.RpcError as exc:
+                BACKEND_ERRORS.labels(f"{leg}_probe", exc.code().name.lower()).inc()
+                log.warning("probe leg failed", extra={"leg": leg, "code": exc.code().name})
+                continue
+            hits.extend(gate_pb2.ProbeHit(leg=leg, rank=c.rank, score=c.score, doc_id=c.doc_id,
+                                          metadata=c.document.metadata) for c in resp.candidates)
+        return hits, (time.perf_counter() - start) * 1000
+
     def _retrieve(self, query: str, flt: common_pb2.Scope, legs: tuple[str, ...], pipeline: PipelineConfig,
-                  depth: int, budget: Budget, out: StepResult) -> dict[str, list[common_pb2.Candidate]]:
+                  depth: int, budget: Budget, out: StepResult,
+                  with_metadata: bool = False) -> dict[str, list[common_pb2.Candidate]]:
         timeout = budget.for_stage("retrieve")
         futures = {}
         for leg in legs:
             stub, model = self._stubs.leg(leg)
             req = retriever_pb2.RetrieveRequest(query=query, filter=flt, k=depth, post_filter=pipeline.post_filter,
-                                                exact=pipeline.exact, model=model)
+                                                exact=pipeline.exact, model=model, include_metadata=with_metadata)
             futures[leg] = self._executor.submit(_timed, stub.Retrieve, req, timeout)
         lists: dict[str, list[common_pb2.Candidate]] = {}
         errors: list[grpc.RpcError] = []
@@ -103,7 +133,8 @@ class StepRunner:
               k: int, budget: Budget, out: StepResult) -> list[common_pb2.Candidate]:
         out.add_time("fusion", 0.0)
         if len(lists) == 1:
-            return next(iter(lists.values()))[:k]
+            only = next(iter(lists.values()))
+            return only[:k] if k else only
         req = fusion_pb2.FuseRequest(mode=pipeline.fusion_mode, k=k, params=dict(pipeline.fusion_params),
                                      query=query, lists=[fusion_pb2.RankedList(name=name, candidates=cands)
                                                          for name, cands in lists.items()])
@@ -113,7 +144,7 @@ class StepRunner:
             BACKEND_ERRORS.labels("fusion", exc.code().name.lower()).inc()
             out.degraded.append("fusion_unavailable")
             first = lists.get(LEXICAL_LEG) or next(iter(lists.values()))
-            return first[:k]
+            return first[:k] if k else first
         out.add_time("fusion", ms)
         out.fusion_telemetry.update(resp.telemetry)
         return list(resp.candidates)

@@ -79,14 +79,20 @@ class Scope(_message.Message):
     def __init__(self, subject: _Optional[_Iterable[str]] = ..., level: _Optional[_Iterable[str]] = ..., year: _Optional[_Iterable[int]] = ..., session: _Optional[_Iterable[str]] = ..., paper: _Optional[_Iterable[str]] = ..., content_type: _Optional[_Iterable[str]] = ..., question_number: _Optional[_Iterable[int]] = ..., exam_board: _Optional[_Iterable[str]] = ..., language: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class FieldConfidence(_message.Message):
-    __slots__ = ("field", "confidence", "evidence")
+    __slots__ = ("field", "confidence", "evidence", "source", "conflict", "action")
     FIELD_FIELD_NUMBER: _ClassVar[int]
     CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    CONFLICT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
     field: str
     confidence: float
     evidence: str
-    def __init__(self, field: _Optional[str] = ..., confidence: _Optional[float] = ..., evidence: _Optional[str] = ...) -> None: ...
+    source: str
+    conflict: str
+    action: str
+    def __init__(self, field: _Optional[str] = ..., confidence: _Optional[float] = ..., evidence: _Optional[str] = ..., source: _Optional[str] = ..., conflict: _Optional[str] = ..., action: _Optional[str] = ...) -> None: ...
 
 class LadderStep(_message.Message):
     __slots__ = ("step", "filter", "description", "lexical_only")

@@ -25,17 +25,23 @@ _sym_db = _symbol_database.Default()
 from chsr.v1 import common_pb2 as chsr_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x63hsr/v1/gate.proto\x12\x07\x63hsr.v1\x1a\x14\x63hsr/v1/common.proto\"x\n\x0bGateRequest\x12\r\n\x05query\x18\x01 \x01(\t\x12\x1d\n\x05hints\x18\x02 \x01(\x0b\x32\x0e.chsr.v1.Scope\x12\x0f\n\x07\x65xtract\x18\x03 \x01(\x08\x12\x14\n\x0cstrict_scope\x18\x04 \x01(\x08\x12\x14\n\x0c\x65xpand_query\x18\x05 \x01(\x08\"\xc2\x01\n\x0cGateResponse\x12\x1d\n\x05scope\x18\x01 \x01(\x0b\x32\x0e.chsr.v1.Scope\x12,\n\nconfidence\x18\x02 \x03(\x0b\x32\x18.chsr.v1.FieldConfidence\x12#\n\x06ladder\x18\x03 \x03(\x0b\x32\x13.chsr.v1.LadderStep\x12\x13\n\x0bstrict_keys\x18\x04 \x03(\t\x12\x16\n\x0e\x65xpanded_query\x18\x05 \x01(\t\x12\x13\n\x0btopic_terms\x18\x06 \x03(\t2B\n\x0bGateService\x12\x33\n\x04Gate\x12\x14.chsr.v1.GateRequest\x1a\x15.chsr.v1.GateResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x63hsr/v1/gate.proto\x12\x07\x63hsr.v1\x1a\x14\x63hsr/v1/common.proto\"\x9a\x01\n\x0bGateRequest\x12\r\n\x05query\x18\x01 \x01(\t\x12\x1d\n\x05hints\x18\x02 \x01(\x0b\x32\x0e.chsr.v1.Scope\x12\x0f\n\x07\x65xtract\x18\x03 \x01(\x08\x12\x14\n\x0cstrict_scope\x18\x04 \x01(\x08\x12\x14\n\x0c\x65xpand_query\x18\x05 \x01(\x08\x12 \n\x05probe\x18\x06 \x03(\x0b\x32\x11.chsr.v1.ProbeHit\"i\n\x08ProbeHit\x12\x0b\n\x03leg\x18\x01 \x01(\t\x12\x0c\n\x04rank\x18\x02 \x01(\x05\x12\r\n\x05score\x18\x03 \x01(\x02\x12#\n\x08metadata\x18\x04 \x01(\x0b\x32\x11.chsr.v1.Metadata\x12\x0e\n\x06\x64oc_id\x18\x05 \x01(\t\"B\n\x0c\x46ieldPenalty\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12\x0e\n\x06values\x18\x02 \x03(\t\x12\x13\n\x0bprobability\x18\x03 \x01(\x02\"\xb9\x02\n\x0cGateResponse\x12\x1d\n\x05scope\x18\x01 \x01(\x0b\x32\x0e.chsr.v1.Scope\x12,\n\nconfidence\x18\x02 \x03(\x0b\x32\x18.chsr.v1.FieldConfidence\x12#\n\x06ladder\x18\x03 \x03(\x0b\x32\x13.chsr.v1.LadderStep\x12\x13\n\x0bstrict_keys\x18\x04 \x03(\t\x12\x16\n\x0e\x65xpanded_query\x18\x05 \x01(\t\x12\x13\n\x0btopic_terms\x18\x06 \x03(\t\x12(\n\tpenalties\x18\x07 \x03(\x0b\x32\x15.chsr.v1.FieldPenalty\x12\x18\n\x10penalty_strength\x18\x08 \x01(\x02\x12\"\n\x05label\x18\t \x01(\x0e\x32\x13.chsr.v1.ScopeLabel\x12\r\n\x05notes\x18\n \x03(\t*q\n\nScopeLabel\x12\x1b\n\x17SCOPE_LABEL_UNSPECIFIED\x10\x00\x12\x15\n\x11SCOPE_LABEL_GATED\x10\x01\x12\x16\n\x12SCOPE_LABEL_RANKED\x10\x02\x12\x17\n\x13SCOPE_LABEL_UNGATED\x10\x03\x32\x42\n\x0bGateService\x12\x33\n\x04Gate\x12\x14.chsr.v1.GateRequest\x1a\x15.chsr.v1.GateResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'chsr.v1.gate_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GATEREQUEST']._serialized_start=53
-  _globals['_GATEREQUEST']._serialized_end=173
-  _globals['_GATERESPONSE']._serialized_start=176
-  _globals['_GATERESPONSE']._serialized_end=370
-  _globals['_GATESERVICE']._serialized_start=372
-  _globals['_GATESERVICE']._serialized_end=438
+  _globals['_SCOPELABEL']._serialized_start=701
+  _globals['_SCOPELABEL']._serialized_end=814
+  _globals['_GATEREQUEST']._serialized_start=54
+  _globals['_GATEREQUEST']._serialized_end=208
+  _globals['_PROBEHIT']._serialized_start=210
+  _globals['_PROBEHIT']._serialized_end=315
+  _globals['_FIELDPENALTY']._serialized_start=317
+  _globals['_FIELDPENALTY']._serialized_end=383
+  _globals['_GATERESPONSE']._serialized_start=386
+  _globals['_GATERESPONSE']._serialized_end=699
+  _globals['_GATESERVICE']._serialized_start=816
+  _globals['_GATESERVICE']._serialized_end=882
 # @@protoc_insertion_point(module_scope)

@@ -1,4 +1,5 @@
 from chsr.v1 import common_pb2 as _common_pb2
+from chsr.v1 import gate_pb2 as _gate_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -60,7 +61,7 @@ class LadderStepOutcome(_message.Message):
     def __init__(self, step: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., filter: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., admissible: _Optional[int] = ..., on_topic: _Optional[int] = ..., accepted: _Optional[bool] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class SearchResponse(_message.Message):
-    __slots__ = ("results", "scope", "confidence", "relaxation_trace", "timings", "cache_hit", "degraded", "pipeline", "fusion_telemetry", "index_generation", "final_step", "expanded_query", "rerank_telemetry")
+    __slots__ = ("results", "scope", "confidence", "relaxation_trace", "timings", "cache_hit", "degraded", "pipeline", "fusion_telemetry", "index_generation", "final_step", "expanded_query", "rerank_telemetry", "scope_label", "scope_notes", "penalties")
     class FusionTelemetryEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -88,6 +89,9 @@ class SearchResponse(_message.Message):
     FINAL_STEP_FIELD_NUMBER: _ClassVar[int]
     EXPANDED_QUERY_FIELD_NUMBER: _ClassVar[int]
     RERANK_TELEMETRY_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_LABEL_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_NOTES_FIELD_NUMBER: _ClassVar[int]
+    PENALTIES_FIELD_NUMBER: _ClassVar[int]
     results: _containers.RepeatedCompositeFieldContainer[SearchResult]
     scope: _common_pb2.Scope
     confidence: _containers.RepeatedCompositeFieldContainer[_common_pb2.FieldConfidence]
@@ -101,7 +105,10 @@ class SearchResponse(_message.Message):
     final_step: _common_pb2.RelaxationStep
     expanded_query: str
     rerank_telemetry: _containers.ScalarMap[str, float]
-    def __init__(self, results: _Optional[_Iterable[_Union[SearchResult, _Mapping]]] = ..., scope: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., confidence: _Optional[_Iterable[_Union[_common_pb2.FieldConfidence, _Mapping]]] = ..., relaxation_trace: _Optional[_Iterable[_Union[LadderStepOutcome, _Mapping]]] = ..., timings: _Optional[_Iterable[_Union[_common_pb2.StageTiming, _Mapping]]] = ..., cache_hit: _Optional[bool] = ..., degraded: _Optional[_Iterable[str]] = ..., pipeline: _Optional[str] = ..., fusion_telemetry: _Optional[_Mapping[str, float]] = ..., index_generation: _Optional[int] = ..., final_step: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., expanded_query: _Optional[str] = ..., rerank_telemetry: _Optional[_Mapping[str, float]] = ...) -> None: ...
+    scope_label: _gate_pb2.ScopeLabel
+    scope_notes: _containers.RepeatedScalarFieldContainer[str]
+    penalties: _containers.RepeatedCompositeFieldContainer[_gate_pb2.FieldPenalty]
+    def __init__(self, results: _Optional[_Iterable[_Union[SearchResult, _Mapping]]] = ..., scope: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., confidence: _Optional[_Iterable[_Union[_common_pb2.FieldConfidence, _Mapping]]] = ..., relaxation_trace: _Optional[_Iterable[_Union[LadderStepOutcome, _Mapping]]] = ..., timings: _Optional[_Iterable[_Union[_common_pb2.StageTiming, _Mapping]]] = ..., cache_hit: _Optional[bool] = ..., degraded: _Optional[_Iterable[str]] = ..., pipeline: _Optional[str] = ..., fusion_telemetry: _Optional[_Mapping[str, float]] = ..., index_generation: _Optional[int] = ..., final_step: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., expanded_query: _Optional[str] = ..., rerank_telemetry: _Optional[_Mapping[str, float]] = ..., scope_label: _Optional[_Union[_gate_pb2.ScopeLabel, str]] = ..., scope_notes: _Optional[_Iterable[str]] = ..., penalties: _Optional[_Iterable[_Union[_gate_pb2.FieldPenalty, _Mapping]]] = ...) -> None: ...
 
 class IngestRequest(_message.Message):
     __slots__ = ("documents",)

@@ -15,13 +15,16 @@ is a strict key), so a relaxed answer says what it relaxed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from chsr.errors import InvalidArgument
 from chsr.limits import check_scope
 from chsr.scope import EMPTY_SCOPE, Scope
 from services.gate.expansion import expand_query as _expand
 from services.gate.expansion import topic_terms as _topic_terms
+from services.gate.evidence import EvidenceHit, EvidenceParams
 from services.gate.extract import Extraction, extract_scope
+from services.gate.inference import FieldReport, infer_scope
 from services.gate.ladder import LadderStep, build_ladder
 from services.gate.vocabulary import Vocabulary
 
@@ -37,6 +40,11 @@ class GateResult:
     expanded_query: str
     topic_terms: list[str]
     notes: list[str] = field(default_factory=list)
+    #: Set on the evidence path (a probe was given): per field where the value came from and what is done with it.
+    fields: dict[str, FieldReport] = field(default_factory=dict)
+    penalties: dict[str, tuple[tuple, float]] = field(default_factory=dict)
+    penalty_strength: float = 0.0
+    label: str = ""                  # gated | ranked | ungated; "" on the text-only path
 
 
 def validate_hints(hints: Scope, vocab: Vocabulary) -> None:
@@ -55,12 +63,17 @@ def validate_hints(hints: Scope, vocab: Vocabulary) -> None:
 
 def run_gate(
     query: str, hints: Scope = EMPTY_SCOPE, *, extract: bool = True, strict_scope: bool = False,
-    expand_query: bool = False, vocab: Vocabulary,
+    expand_query: bool = False, vocab: Vocabulary, probe: Sequence[EvidenceHit] = (),
+    params: EvidenceParams | None = None,
 ) -> GateResult:
+    """``probe`` (with ``params``): the evidence path — every field from what the query matches in
+    the corpus combined with what the text states; without it, the text alone (and the hints)."""
     if not query or not query.strip():
         raise InvalidArgument("query", "must not be empty")
     validate_hints(hints, vocab)
     extraction = extract_scope(query, vocab) if extract else _no_extraction(query)
+    if extract and probe and params is not None:
+        return _from_evidence(query, extraction, hints, probe, params, strict_scope, expand_query, vocab)
     scope = extraction.scope.merged_with(hints)
     hinted = set(hints.constrained_fields())
     confidence = {k: v for k, v in extraction.confidence.items() if k not in hinted}
@@ -84,6 +97,19 @@ def run_gate(
         expanded_query=_expand(query, extraction, vocab) if expand_query and extract else query,
         topic_terms=topics, notes=notes,
     )
+
+
+def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequence[EvidenceHit],
+                   params: EvidenceParams, strict_scope: bool, expand_query: bool, vocab: Vocabulary) -> GateResult:
+    topics = _topic_terms(extraction, vocab)
+    lookup_only = not topics  # a pure look-up is never widened (as on the text-only path)
+    inferred = infer_scope(extraction, topics, probe, hints, vocab, params, strict_scope or lookup_only)
+    confidence = {name: (f.confidence, f.evidence) for name, f in inferred.fields.items()}
+    return GateResult(
+        scope=inferred.scope, confidence=confidence, ladder=inferred.ladder, strict_keys=inferred.strict_keys,
+        expanded_query=_expand(query, extraction, vocab) if expand_query else query, topic_terms=topics,
+        notes=inferred.notes, fields=inferred.fields, penalties=inferred.penalties,
+        penalty_strength=inferred.penalty_strength, label=inferred.label)
 
 
 def _no_extraction(query: str) -> Extraction:

@@ -344,3 +344,12 @@ def test_language_is_not_constrained_without_a_request(query):
     from services.gate.vocabulary import Vocabulary
 
     assert extract_scope(query, Vocabulary.load()).scope.language == ()
+
+
+@pytest.mark.parametrize("query,level", [
+    ("12年级物理 动量守恒", "grade_12"), ("11年级 化学题", "grade_11"), ("十二年级 生物", "grade_12"),
+    ("三年级数学", "grade_3"), ("gr. 5 science: plants need light", "grade_5"), ("gr 8 maths", "grade_8"),
+])
+def test_two_digit_chinese_grades_and_gr_abbreviations(bundled, query, level):
+    """Found by the generated query set: 年级 after a two-digit number read only its last digit."""
+    assert extract_scope(query, bundled).scope.level == (level,)

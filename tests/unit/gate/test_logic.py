@@ -118,3 +118,36 @@ def test_servicer_invalid_argument(stub, request_, detail):
         stub.Gate(request_)
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert info.value.details().startswith(detail)
+
+
+# ---- the evidence path (a probe from the gateway) -------------------------------------
+def _probe(meta: dict, n: int = 20) -> list[gate_pb2.ProbeHit]:
+    return [gate_pb2.ProbeHit(leg=leg, rank=r, score=1.0 / r, doc_id=f"{leg}{r}", metadata=common_pb2.Metadata(**meta))
+            for leg in ("sparse", "dense") for r in range(1, n + 1)]
+
+
+def test_evidence_without_curriculum_metadata_is_not_a_curriculum_request(stub):
+    """A SciFact claim in a mixed index: its topic words are no scope request."""
+    request = gate_pb2.GateRequest(query="0-dimensional biomaterials show inductive properties", extract=True,
+                                   probe=_probe({}))
+    response = stub.Gate(request)
+    assert response.label == gate_pb2.SCOPE_LABEL_UNGATED
+    assert Scope.from_proto(response.scope).is_empty() and not response.penalties
+    assert any("not a curriculum request" in n for n in response.notes)
+
+
+def test_consistent_evidence_filters_and_a_wrongly_named_subject_is_overruled(stub):
+    meta = {"subject": "physics", "level": "grade_12", "content_type": "exam_question", "language": "fr"}
+    request = gate_pb2.GateRequest(query="question de chimie : pourquoi un vaisseau spatial s'échauffe-t-il ?",
+                                   extract=True, probe=_probe(meta))
+    response = stub.Gate(request)
+    scope = Scope.from_proto(response.scope)
+    assert response.label == gate_pb2.SCOPE_LABEL_GATED and scope.subject == ("physics",)
+    subject = next(c for c in response.confidence if c.field == "subject")
+    assert subject.action == "filter" and subject.source in ("evidence", "both")
+
+
+def test_a_hint_still_wins_on_the_evidence_path(stub):
+    request = gate_pb2.GateRequest(query="photosynthesis", extract=True, hints=common_pb2.Scope(level=["grade_5"]),
+                                   probe=_probe({"subject": "biology", "level": "grade_12"}))
+    assert list(stub.Gate(request).scope.level) == ["grade_5"]

@@ -1,0 +1,69 @@
+"""Scope from evidence, for one query: the gate's path when the gateway sends a probe.
+
+The gateway's probe (each leg's unfiltered top hits with their metadata) is the evidence;
+what the text states comes from the rule-based extractor, minus subjects guessed from topic
+cue words (``stated_from_extraction``). :func:`services.gate.evidence.decide_scope` turns the
+two into per-field decisions with calibrated probabilities (parameters fitted on generated
+queries only, ``evidence_params.json``); client hints then win field by field; the ladder is
+built over the decision (``evidence_ladder``). See docs/gate-evidence.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from chsr.scope import Scope
+from services.gate.evidence import EvidenceDecision, EvidenceHit, EvidenceParams, decide_scope, with_hints
+from services.gate.evidence_features import stated_from_extraction
+from services.gate.evidence_ladder import evidence_ladder
+from services.gate.extract import Extraction
+from services.gate.ladder import LadderStep
+from services.gate.vocabulary import Vocabulary
+
+#: Fields whose corpus values the look-up rules consult (a stated board or paper the corpus lacks).
+KNOWN_FIELDS = ("exam_board", "paper")
+
+
+@dataclass(frozen=True)
+class FieldReport:
+    """One field of the decision as the response reports it."""
+
+    confidence: float
+    evidence: str
+    source: str
+    conflict: str
+    action: str
+
+
+@dataclass(frozen=True)
+class Inference:
+    scope: Scope
+    ladder: list[LadderStep]
+    strict_keys: list[str]
+    fields: dict[str, FieldReport]
+    penalties: dict[str, tuple[tuple, float]]
+    penalty_strength: float
+    label: str                       # gated | ranked | ungated
+    notes: list[str] = field(default_factory=list)
+
+
+def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Sequence[EvidenceHit], hints: Scope,
+                vocab: Vocabulary, params: EvidenceParams, strict_scope: bool) -> Inference:
+    stated = stated_from_extraction(extraction, topic_terms)
+    known = {name: vocab.corpus_values(name) for name in KNOWN_FIELDS}
+    decision = with_hints(decide_scope(stated, probe, params, known=known), hints)
+    ladder = evidence_ladder(decision, vocab, strict_scope)
+    return Inference(scope=decision.filter, ladder=ladder, strict_keys=list(decision.strict_keys),
+                     fields=_report(decision), penalties=dict(decision.penalties),
+                     penalty_strength=decision.penalty_strength, label=decision.label, notes=list(decision.notes))
+
+
+def _report(decision: EvidenceDecision) -> dict[str, FieldReport]:
+    out: dict[str, FieldReport] = {}
+    for name, d in decision.fields.items():
+        if d.action == "none" and not d.values:
+            continue
+        evidence = ", ".join(f"{v}={p:.2f}" for v, p in d.candidates[:3]) if d.candidates else d.source
+        out[name] = FieldReport(round(float(d.probability), 3), evidence, d.source, d.conflict, d.action)
+    return out
