@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import grpc
 
@@ -201,6 +201,10 @@ class SearchService:
         response = gateway_pb2.SearchResponse(scope=gate.scope, confidence=gate.confidence, pipeline=pipeline.name,
                                               expanded_query=gate.query, index_generation=self._cache_generation())
         preference = gate.preference
+        if gate.response is not None and gate.response.label == gate_pb2.SCOPE_LABEL_UNGATED:
+            # Nothing confident: the answer is the ungated one, labelled; the curriculum reranker has
+            # no scope to align with (other rerank stages, e.g. a cross-encoder, still run).
+            pipeline = replace(pipeline, rerank=tuple(s for s in pipeline.rerank if s != "curriculum"))
         if gate.response is not None:
             response.scope_label = gate.response.label
             response.scope_notes.extend(gate.response.notes)

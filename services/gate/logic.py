@@ -107,7 +107,9 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
     confidence = {name: (f.confidence, f.evidence) for name, f in inferred.fields.items()}
     return GateResult(
         scope=inferred.scope, confidence=confidence, ladder=inferred.ladder, strict_keys=inferred.strict_keys,
-        expanded_query=_expand(query, extraction, vocab) if expand_query else query, topic_terms=topics,
+        # an ungated answer is the ungated pipeline's answer: no curriculum expansion either
+        expanded_query=_expand(query, extraction, vocab) if expand_query and inferred.label != "ungated" else query,
+        topic_terms=topics,
         notes=inferred.notes, fields=inferred.fields, penalties=inferred.penalties,
         penalty_strength=inferred.penalty_strength, label=inferred.label)
 
