@@ -1,0 +1,106 @@
+"""The gate decides on evidence, through the mesh: on the embedded default and on the engines.
+
+The gateway probes each leg's unfiltered top hits; the gate reads scope from them and from the
+text. Checked as a client sees it: a quoted item gets its own scope (level included, though the
+query never states it); a wrongly named subject is overruled by the evidence, and the answer says
+so; documents without curriculum metadata (abstracts mixed into the index) make a claim about them
+an UNGATED answer — not filtered to curriculum chunks; bad input gets a labelled scope, never an error.
+"""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from chsr.client import GatewayClient
+from chsr.documents import Doc
+from chsr.scope import Scope
+from chsr.v1 import common_pb2, gate_pb2
+from tests.conftest import DEMO_CORPUS, Mesh, start_mesh
+from tests.faults.harness import drop_engine_data, require_engines
+from tools.corpus import read_corpus
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+ABSTRACTS = [Doc(f"abstract:{i}", text, metadata={}) for i, text in enumerate([
+    "Zero-dimensional biomaterials show inductive properties in bone regeneration scaffolds implanted in rabbits.",
+    "Inductive zero-dimensional biomaterial nanoparticles promote osteogenic differentiation of stem cells in vitro.",
+    "A cohort study of biomaterial implants: inductive surface chemistry and long-term bone integration outcomes.",
+])]
+QUOTED = "A cyclist travels 1.2 km along a straight road in 4 minutes at a steady speed"
+
+
+def _ingest(m: Mesh) -> None:
+    client = GatewayClient(m.gateway)
+    client.ingest(read_corpus(DEMO_CORPUS))
+    client.ingest(ABSTRACTS)
+
+
+@pytest.fixture(scope="module", params=["embedded", "engines"])
+def mesh_both(request, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mesh]:
+    env: dict[str, str] = {}
+    if request.param == "engines":
+        require_engines()
+        tag = uuid.uuid4().hex[:8]
+        env = {"CHSR_ES_INDEX": f"chsr-gate-{tag}", "CHSR_WEAVIATE_COLLECTION": f"ChsrGate{tag}",
+               "CHSR_REDIS_URL": "redis://127.0.0.1:16379/6"}
+    m = start_mesh(Path(tmp_path_factory.mktemp(f"gate-{request.param}")), backend=request.param, extra_env=env)
+    try:
+        _ingest(m)
+        yield m
+    finally:
+        m.supervisor.stop_all()  # type: ignore[attr-defined]
+        if env:
+            drop_engine_data(env["CHSR_ES_INDEX"], env["CHSR_WEAVIATE_COLLECTION"])
+
+
+def test_a_quoted_item_gets_its_scope_from_the_evidence(mesh_both):
+    resp = GatewayClient(mesh_both.gateway).search(QUOTED, k=5, pipeline="C", no_cache=True)
+    scope = Scope.from_proto(resp.scope)
+    assert resp.scope_label == gate_pb2.SCOPE_LABEL_GATED
+    assert scope.subject == ("physics",) and scope.level == ("grade_10",)  # the level is never stated
+    assert resp.results[0].doc_id == "demo:nfb_phys_2017_p1_q1"
+    assert all(not r.violations for r in resp.results)
+    level = next(c for c in resp.confidence if c.field == "level")
+    assert level.source == "evidence" and level.action == "filter"
+
+
+def test_a_wrongly_named_subject_is_overruled_and_the_answer_says_so(mesh_both):
+    resp = GatewayClient(mesh_both.gateway).search("chemistry question: " + QUOTED, k=5, pipeline="C", no_cache=True)
+    assert Scope.from_proto(resp.scope).subject == ("physics",)
+    subject = next(c for c in resp.confidence if c.field == "subject")
+    assert "evidence decides" in subject.conflict and any("evidence decides" in n for n in resp.scope_notes)
+    assert resp.results[0].metadata.subject == "physics"
+
+
+def test_a_claim_about_material_without_curriculum_metadata_is_ungated(mesh_both):
+    client = GatewayClient(mesh_both.gateway)
+    for pipeline in ("C", "E"):
+        resp = client.search("0-dimensional biomaterials show inductive properties", k=3, pipeline=pipeline,
+                             no_cache=True)
+        assert resp.scope_label == gate_pb2.SCOPE_LABEL_UNGATED, (pipeline, list(resp.scope_notes))
+        assert Scope.from_proto(resp.scope).is_empty()
+        assert {r.doc_id for r in resp.results} == {d.id for d in ABSTRACTS}, pipeline
+
+
+@pytest.mark.parametrize("query,hints", [
+    ("Quelle est la vitesse moyenne d'un cycliste? frage auf Suaheli: kasi ya wastani", {}),   # no such language
+    ("grade 5 and grade 12 physics: average speed of a cyclist", {}),                         # two levels
+    ("the 1912 Northfield physics paper, average speed question", {}),                        # year not in corpus
+    ("grade 12 physics: average speed of a cyclist", {"level": "grade_5"}),                   # hint vs text
+])
+def test_bad_input_gets_a_labelled_scope_never_an_error(mesh_both, query, hints):
+    resp = GatewayClient(mesh_both.gateway).search(query, k=5, pipeline="E", hints=hints, no_cache=True)
+    assert resp.scope_label != gate_pb2.SCOPE_LABEL_UNSPECIFIED
+    scope = Scope.from_proto(resp.scope)
+    if hints:
+        assert scope.level == ("grade_5",)  # a hint wins over the text
+    for r in resp.results:  # inside W0 nothing violates the scope; anything wider is labelled with its step
+        if r.relaxation == common_pb2.RELAXATION_STEP_W0_EXACT:
+            assert not r.violations, (r.doc_id, list(r.violations))
+        else:
+            assert r.relaxation in (common_pb2.RELAXATION_STEP_W1_DROP_TOPIC, common_pb2.RELAXATION_STEP_W2_DROP_LEVEL,
+                                    common_pb2.RELAXATION_STEP_W3_UNFILTERED_LEXICAL)
