@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x63hsr/v1/common.proto\x12\x07\x63hsr.v1\"\xf0\x02\n\x08Metadata\x12\x14\n\x07subject\x18\x01 \x01(\tH\x00\x88\x01\x01\x12\x12\n\x05level\x18\x02 \x01(\tH\x01\x88\x01\x01\x12\x11\n\x04year\x18\x03 \x01(\x05H\x02\x88\x01\x01\x12\x14\n\x07session\x18\x04 \x01(\tH\x03\x88\x01\x01\x12\x12\n\x05paper\x18\x05 \x01(\tH\x04\x88\x01\x01\x12\x19\n\x0c\x63ontent_type\x18\x06 \x01(\tH\x05\x88\x01\x01\x12\x1c\n\x0fquestion_number\x18\x07 \x01(\x05H\x06\x88\x01\x01\x12\x13\n\x06source\x18\x08 \x01(\tH\x07\x88\x01\x01\x12\x17\n\nexam_board\x18\t \x01(\tH\x08\x88\x01\x01\x12\x15\n\x08language\x18\n \x01(\tH\t\x88\x01\x01\x42\n\n\x08_subjectB\x08\n\x06_levelB\x07\n\x05_yearB\n\n\x08_sessionB\x08\n\x06_paperB\x0f\n\r_content_typeB\x12\n\x10_question_numberB\t\n\x07_sourceB\r\n\x0b_exam_boardB\x0b\n\t_language\"X\n\x08\x44ocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\x12#\n\x08metadata\x18\x04 \x01(\x0b\x32\x11.chsr.v1.Metadata\"\xaa\x01\n\x05Scope\x12\x0f\n\x07subject\x18\x01 \x03(\t\x12\r\n\x05level\x18\x02 \x03(\t\x12\x0c\n\x04year\x18\x03 \x03(\x05\x12\x0f\n\x07session\x18\x04 \x03(\t\x12\r\n\x05paper\x18\x05 \x03(\t\x12\x14\n\x0c\x63ontent_type\x18\x06 \x03(\t\x12\x17\n\x0fquestion_number\x18\x07 \x03(\x05\x12\x12\n\nexam_board\x18\x08 \x03(\t\x12\x10\n\x08language\x18\t \x03(\t\"F\n\x0f\x46ieldConfidence\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12\x12\n\nconfidence\x18\x02 \x01(\x02\x12\x10\n\x08\x65vidence\x18\x03 \x01(\t\"~\n\nLadderStep\x12%\n\x04step\x18\x01 \x01(\x0e\x32\x17.chsr.v1.RelaxationStep\x12\x1e\n\x06\x66ilter\x18\x02 \x01(\x0b\x32\x0e.chsr.v1.Scope\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x14\n\x0clexical_only\x18\x04 \x01(\x08\"\xc2\x01\n\tCandidate\x12\x0e\n\x06\x64oc_id\x18\x01 \x01(\t\x12\r\n\x05score\x18\x02 \x01(\x02\x12\x0c\n\x04rank\x18\x03 \x01(\x05\x12#\n\x08\x64ocument\x18\x04 \x01(\x0b\x32\x11.chsr.v1.Document\x12\x32\n\x08\x66\x65\x61tures\x18\x05 \x03(\x0b\x32 .chsr.v1.Candidate.FeaturesEntry\x1a/\n\rFeaturesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x02:\x02\x38\x01\"(\n\x0bStageTiming\x12\r\n\x05stage\x18\x01 \x01(\t\x12\n\n\x02ms\x18\x02 \x01(\x01\";\n\tItemError\x12\x0e\n\x06\x64oc_id\x18\x01 \x01(\t\x12\r\n\x05\x66ield\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t*\xc0\x01\n\x0eRelaxationStep\x12\x1f\n\x1bRELAXATION_STEP_UNSPECIFIED\x10\x00\x12\x1c\n\x18RELAXATION_STEP_W0_EXACT\x10\x01\x12!\n\x1dRELAXATION_STEP_W1_DROP_TOPIC\x10\x02\x12!\n\x1dRELAXATION_STEP_W2_DROP_LEVEL\x10\x03\x12)\n%RELAXATION_STEP_W3_UNFILTERED_LEXICAL\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x63hsr/v1/common.proto\x12\x07\x63hsr.v1\"\xf0\x02\n\x08Metadata\x12\x14\n\x07subject\x18\x01 \x01(\tH\x00\x88\x01\x01\x12\x12\n\x05level\x18\x02 \x01(\tH\x01\x88\x01\x01\x12\x11\n\x04year\x18\x03 \x01(\x05H\x02\x88\x01\x01\x12\x14\n\x07session\x18\x04 \x01(\tH\x03\x88\x01\x01\x12\x12\n\x05paper\x18\x05 \x01(\tH\x04\x88\x01\x01\x12\x19\n\x0c\x63ontent_type\x18\x06 \x01(\tH\x05\x88\x01\x01\x12\x1c\n\x0fquestion_number\x18\x07 \x01(\x05H\x06\x88\x01\x01\x12\x13\n\x06source\x18\x08 \x01(\tH\x07\x88\x01\x01\x12\x17\n\nexam_board\x18\t \x01(\tH\x08\x88\x01\x01\x12\x15\n\x08language\x18\n \x01(\tH\t\x88\x01\x01\x42\n\n\x08_subjectB\x08\n\x06_levelB\x07\n\x05_yearB\n\n\x08_sessionB\x08\n\x06_paperB\x0f\n\r_content_typeB\x12\n\x10_question_numberB\t\n\x07_sourceB\r\n\x0b_exam_boardB\x0b\n\t_language\"\x8f\x01\n\x08\x44ocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\x12#\n\x08metadata\x18\x04 \x01(\x0b\x32\x11.chsr.v1.Metadata\x12#\n\x08\x63itation\x18\x05 \x01(\x0b\x32\x11.chsr.v1.Citation\x12\x10\n\x08\x63hunking\x18\x06 \x01(\t\"\xbd\x01\n\x08\x43itation\x12\x0e\n\x06source\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x17\n\npage_start\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x15\n\x08page_end\x18\x04 \x01(\x05H\x01\x88\x01\x01\x12\x14\n\x0cheading_path\x18\x05 \x03(\t\x12\x1c\n\x0fquestion_number\x18\x06 \x01(\x05H\x02\x88\x01\x01\x42\r\n\x0b_page_startB\x0b\n\t_page_endB\x12\n\x10_question_number\"\xaa\x01\n\x05Scope\x12\x0f\n\x07subject\x18\x01 \x03(\t\x12\r\n\x05level\x18\x02 \x03(\t\x12\x0c\n\x04year\x18\x03 \x03(\x05\x12\x0f\n\x07session\x18\x04 \x03(\t\x12\r\n\x05paper\x18\x05 \x03(\t\x12\x14\n\x0c\x63ontent_type\x18\x06 \x03(\t\x12\x17\n\x0fquestion_number\x18\x07 \x03(\x05\x12\x12\n\nexam_board\x18\x08 \x03(\t\x12\x10\n\x08language\x18\t \x03(\t\"F\n\x0f\x46ieldConfidence\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12\x12\n\nconfidence\x18\x02 \x01(\x02\x12\x10\n\x08\x65vidence\x18\x03 \x01(\t\"~\n\nLadderStep\x12%\n\x04step\x18\x01 \x01(\x0e\x32\x17.chsr.v1.RelaxationStep\x12\x1e\n\x06\x66ilter\x18\x02 \x01(\x0b\x32\x0e.chsr.v1.Scope\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x14\n\x0clexical_only\x18\x04 \x01(\x08\"\xc2\x01\n\tCandidate\x12\x0e\n\x06\x64oc_id\x18\x01 \x01(\t\x12\r\n\x05score\x18\x02 \x01(\x02\x12\x0c\n\x04rank\x18\x03 \x01(\x05\x12#\n\x08\x64ocument\x18\x04 \x01(\x0b\x32\x11.chsr.v1.Document\x12\x32\n\x08\x66\x65\x61tures\x18\x05 \x03(\x0b\x32 .chsr.v1.Candidate.FeaturesEntry\x1a/\n\rFeaturesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x02:\x02\x38\x01\"(\n\x0bStageTiming\x12\r\n\x05stage\x18\x01 \x01(\t\x12\n\n\x02ms\x18\x02 \x01(\x01\";\n\tItemError\x12\x0e\n\x06\x64oc_id\x18\x01 \x01(\t\x12\r\n\x05\x66ield\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t*\xc0\x01\n\x0eRelaxationStep\x12\x1f\n\x1bRELAXATION_STEP_UNSPECIFIED\x10\x00\x12\x1c\n\x18RELAXATION_STEP_W0_EXACT\x10\x01\x12!\n\x1dRELAXATION_STEP_W1_DROP_TOPIC\x10\x02\x12!\n\x1dRELAXATION_STEP_W2_DROP_LEVEL\x10\x03\x12)\n%RELAXATION_STEP_W3_UNFILTERED_LEXICAL\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,24 +33,26 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_CANDIDATE_FEATURESENTRY']._loaded_options = None
   _globals['_CANDIDATE_FEATURESENTRY']._serialized_options = b'8\001'
-  _globals['_RELAXATIONSTEP']._serialized_start=1168
-  _globals['_RELAXATIONSTEP']._serialized_end=1360
+  _globals['_RELAXATIONSTEP']._serialized_start=1416
+  _globals['_RELAXATIONSTEP']._serialized_end=1608
   _globals['_METADATA']._serialized_start=34
   _globals['_METADATA']._serialized_end=402
-  _globals['_DOCUMENT']._serialized_start=404
-  _globals['_DOCUMENT']._serialized_end=492
-  _globals['_SCOPE']._serialized_start=495
-  _globals['_SCOPE']._serialized_end=665
-  _globals['_FIELDCONFIDENCE']._serialized_start=667
-  _globals['_FIELDCONFIDENCE']._serialized_end=737
-  _globals['_LADDERSTEP']._serialized_start=739
-  _globals['_LADDERSTEP']._serialized_end=865
-  _globals['_CANDIDATE']._serialized_start=868
-  _globals['_CANDIDATE']._serialized_end=1062
-  _globals['_CANDIDATE_FEATURESENTRY']._serialized_start=1015
-  _globals['_CANDIDATE_FEATURESENTRY']._serialized_end=1062
-  _globals['_STAGETIMING']._serialized_start=1064
-  _globals['_STAGETIMING']._serialized_end=1104
-  _globals['_ITEMERROR']._serialized_start=1106
-  _globals['_ITEMERROR']._serialized_end=1165
+  _globals['_DOCUMENT']._serialized_start=405
+  _globals['_DOCUMENT']._serialized_end=548
+  _globals['_CITATION']._serialized_start=551
+  _globals['_CITATION']._serialized_end=740
+  _globals['_SCOPE']._serialized_start=743
+  _globals['_SCOPE']._serialized_end=913
+  _globals['_FIELDCONFIDENCE']._serialized_start=915
+  _globals['_FIELDCONFIDENCE']._serialized_end=985
+  _globals['_LADDERSTEP']._serialized_start=987
+  _globals['_LADDERSTEP']._serialized_end=1113
+  _globals['_CANDIDATE']._serialized_start=1116
+  _globals['_CANDIDATE']._serialized_end=1310
+  _globals['_CANDIDATE_FEATURESENTRY']._serialized_start=1263
+  _globals['_CANDIDATE_FEATURESENTRY']._serialized_end=1310
+  _globals['_STAGETIMING']._serialized_start=1312
+  _globals['_STAGETIMING']._serialized_end=1352
+  _globals['_ITEMERROR']._serialized_start=1354
+  _globals['_ITEMERROR']._serialized_end=1413
 # @@protoc_insertion_point(module_scope)
