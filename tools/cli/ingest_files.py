@@ -62,16 +62,15 @@ def expand(paths: Iterable[str], root: Path | None = None) -> tuple[list[LocalFi
             continue
         path = Path(arg)
         if path.is_dir():
+            found = []
             for dirpath, dirnames, filenames in os.walk(path):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                for name in sorted(filenames):
-                    file = Path(dirpath) / name
-                    if name.startswith("."):
-                        continue
-                    if file.suffix.lower() in KNOWN_EXTENSIONS:
-                        add(file, path)
-                    else:
-                        skipped.append(file)
+                dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+                found += [Path(dirpath) / name for name in filenames if not name.startswith(".")]
+            for file in sorted(found, key=lambda f: f.relative_to(path).as_posix()):
+                if file.suffix.lower() in KNOWN_EXTENSIONS:
+                    add(file, path)
+                else:
+                    skipped.append(file)
         elif path.is_file():
             add(path, path.parent)
         else:
