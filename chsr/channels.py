@@ -26,6 +26,7 @@ _READ_METHODS = [
     {"service": "chsr.v1.GatewayService", "method": "IndexStats"},
     {"service": "chsr.v1.GatewayService", "method": "VerifyIndex"},
     {"service": "chsr.v1.GatewayService", "method": "ListPipelines"},
+    {"service": "chsr.v1.GatewayService", "method": "GetContext"},
 ]
 
 SERVICE_CONFIG = json.dumps({

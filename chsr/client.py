@@ -6,6 +6,10 @@
         resp = client.search("acceleration of a car", k=5, pipeline="E", hints={"level": "grade_10"})
         for ack in client.ingest_progress(docs):        # one acknowledgement per stored batch
             print(ack.received)
+        for event in client.ingest_files([("papers/amc10a_2019.pdf", Path("amc10a_2019.pdf"))]):
+            if event.HasField("file"):                   # per-file result: written, fields, errors
+                print(event.file.file, event.file.written, event.file.error.detail)
+        ctx = client.context("why does a skydiver reach terminal velocity", budget_tokens=512)
 
 ``AsyncGatewayClient`` has the same methods as coroutines (``ingest_progress`` is an async
 iterator). Every call has a deadline (``timeout``, default 10 s; ingest 1 h); only the
@@ -19,6 +23,7 @@ for INVALID_ARGUMENT, the offending field. Options default to the process settin
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable, Iterator, Mapping, NoReturn
 
@@ -30,12 +35,18 @@ from chsr.config import Settings, get_settings
 from chsr.documents import Doc
 from chsr.errors import FIELD_METADATA_KEY
 from chsr.scope import Scope
-from chsr.v1 import gateway_pb2, gateway_pb2_grpc
+from chsr.v1 import gateway_pb2, gateway_pb2_grpc, ingest_pb2
 
 DEFAULT_TIMEOUT_S = 10.0
 INGEST_TIMEOUT_S = 3600.0
 _END = object()   # the end of a streamed ingest
+CONTEXT_TIMEOUT_S = 30.0
+#: Files travel in pieces of this size, well under the default 16 MiB message limit.
+PIECE_BYTES = 1024 * 1024
 Hints = Mapping[str, Any] | Scope | None
+#: A file to ingest: (name relative to the ingest root, its path or its bytes), optionally with
+#: its own curriculum fields as a third element.
+FileSpec = tuple[str, Path | bytes] | tuple[str, Path | bytes, Mapping[str, Any]]
 
 
 # ---- errors --------------------------------------------------------------------------
@@ -135,6 +146,43 @@ def ingest_batches(docs: Iterable[Doc], batch_size: int) -> Iterator[gateway_pb2
         yield gateway_pb2.IngestWithProgressRequest(documents=batch)
 
 
+def file_requests(files: Iterable[FileSpec], *, manifest: str = "", manifest_format: str = "",
+                  manifest_name: str = "", piece_bytes: int = PIECE_BYTES) -> Iterator[gateway_pb2.IngestFilesRequest]:
+    """The IngestFiles stream for ``files``: options (a manifest's text), then per file a header,
+    its bytes in ``piece_bytes`` pieces (read lazily from disk) and an end with its SHA-256."""
+    if manifest:
+        yield gateway_pb2.IngestFilesRequest(options=ingest_pb2.IngestOptions(
+            manifest=manifest, manifest_format=manifest_format, manifest_name=manifest_name))
+    for spec in files:
+        name, content = spec[0], spec[1]
+        fields = {k: str(v) for k, v in (spec[2] if len(spec) > 2 else {}).items()}  # type: ignore[misc]
+        size = len(content) if isinstance(content, bytes) else Path(content).stat().st_size
+        yield gateway_pb2.IngestFilesRequest(header=ingest_pb2.FileHeader(name=name, size=size, fields=fields))
+        digest = hashlib.sha256()
+        for piece in _pieces(content, piece_bytes):
+            digest.update(piece)
+            yield gateway_pb2.IngestFilesRequest(data=piece)
+        yield gateway_pb2.IngestFilesRequest(end=ingest_pb2.FileEnd(sha256=digest.hexdigest()))
+
+
+def _pieces(content: Path | bytes, size: int) -> Iterator[bytes]:
+    if isinstance(content, bytes):
+        for start in range(0, len(content), size):
+            yield content[start:start + size]
+        return
+    with Path(content).open("rb") as fh:
+        while piece := fh.read(size):
+            yield piece
+
+
+def context_request(query: str, budget_tokens: int, pipeline: str, hints: Hints, strict: bool, candidates: int,
+                    answer_sentences: int) -> gateway_pb2.GetContextRequest:
+    scope = hints if isinstance(hints, Scope) else Scope.from_dict(hints)
+    return gateway_pb2.GetContextRequest(query=query, budget_tokens=budget_tokens, pipeline=pipeline,
+                                         hints=scope.to_proto(), strict_scope=strict, candidates=candidates,
+                                         answer_sentences=answer_sentences)
+
+
 def _credentials(settings: Settings, tls_ca: str | Path | None, tls_cert: str | Path | None,
                  tls_key: str | Path | None) -> grpc.ChannelCredentials | None:
     ca = tls_ca if tls_ca is not None else settings.tls_ca
@@ -222,15 +270,46 @@ class GatewayClient:
         except grpc.RpcError as exc:
             _raise(exc)
 
+    def ingest_files(self, files: Iterable[FileSpec], *, manifest: str = "", manifest_format: str = "",
+                     manifest_name: str = "", timeout: float | None = None,
+                     requests: Iterable[gateway_pb2.IngestFilesRequest] | None = None
+                     ) -> Iterator[gateway_pb2.IngestFilesResponse]:
+        """Stream files (see :func:`file_requests`, or pass ready ``requests``); yields per-file progress,
+        per-file results and, last, the summary."""
+        stream = requests if requests is not None else file_requests(
+            files, manifest=manifest, manifest_format=manifest_format, manifest_name=manifest_name)
+        try:
+            yield from self._stub.IngestFiles(iter(stream), metadata=self._auth, timeout=timeout or INGEST_TIMEOUT_S)
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    def delete_sources(self, sources: Iterable[str], timeout: float | None = None) -> gateway_pb2.DeleteSourceResponse:
+        try:
+            return self._stub.DeleteSource(gateway_pb2.DeleteSourceRequest(sources=list(sources)), metadata=self._auth,
+                                           timeout=timeout or max(self._timeout, 120.0))
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    def context(self, query: str, budget_tokens: int = 0, pipeline: str = "", hints: Hints = None,
+                strict: bool = False, candidates: int = 0, answer_sentences: int = 0,
+                timeout: float | None = None) -> gateway_pb2.GetContextResponse:
+        """A prompt-ready, cited context under ``budget_tokens`` (0 = 512) and an extractive answer."""
+        try:
+            return self._stub.GetContext(context_request(query, budget_tokens, pipeline, hints, strict, candidates,
+                                                         answer_sentences), timeout=timeout or CONTEXT_TIMEOUT_S)
+        except grpc.RpcError as exc:
+            _raise(exc)
+
     def stats(self, timeout: float | None = None) -> gateway_pb2.IndexStatsResponse:
         try:
             return self._stub.IndexStats(gateway_pb2.IndexStatsRequest(), timeout=timeout or self._timeout)
         except grpc.RpcError as exc:
             _raise(exc)
 
-    def verify(self, expected_ids: Iterable[str] = (), timeout: float | None = None) -> gateway_pb2.VerifyIndexResponse:
+    def verify(self, expected_ids: Iterable[str] = (), timeout: float | None = None,
+               source: str = "") -> gateway_pb2.VerifyIndexResponse:
         try:
-            return self._stub.VerifyIndex(gateway_pb2.VerifyIndexRequest(expected_ids=list(expected_ids)),
+            return self._stub.VerifyIndex(gateway_pb2.VerifyIndexRequest(expected_ids=list(expected_ids), source=source),
                                           timeout=timeout or max(self._timeout, 300.0))
         except grpc.RpcError as exc:
             _raise(exc)

@@ -16,8 +16,10 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-DEFAULT_PORTS = {"gateway": 50051, "gate": 50052, "sparse": 50053, "dense": 50054, "fusion": 50055, "rerank": 50056}
-DEFAULT_METRICS_PORTS = {"gateway": 9101, "gate": 9102, "sparse": 9103, "dense": 9104, "fusion": 9105, "rerank": 9106}
+DEFAULT_PORTS = {"gateway": 50051, "gate": 50052, "sparse": 50053, "dense": 50054, "fusion": 50055, "rerank": 50056,
+                 "ingest": 50057}
+DEFAULT_METRICS_PORTS = {"gateway": 9101, "gate": 9102, "sparse": 9103, "dense": 9104, "fusion": 9105, "rerank": 9106,
+                         "ingest": 9107}
 
 
 class Backend(str, Enum):
@@ -76,6 +78,7 @@ class Settings(BaseSettings):
     dense_addr: str = "127.0.0.1:50054"
     fusion_addr: str = "127.0.0.1:50055"
     rerank_addr: str = "127.0.0.1:50056"
+    ingest_addr: str = "127.0.0.1:50057"
 
     es_url: str = "http://127.0.0.1:19200"
     es_index: str = "chsr-chunks"
@@ -117,6 +120,7 @@ class Settings(BaseSettings):
     ingest_token: str = ""  # when set, every write RPC needs metadata "authorization: Bearer <token>"
     writer_identities: str = ""  # mTLS: comma-separated client-certificate CN/SANs allowed to write
     max_message_bytes: int = 16 * 1024 * 1024
+    ingest_max_bytes: int = 50 * 1024 * 1024  # largest file the ingest server takes (too_large beyond)
 
     tls_cert: str = ""
     tls_key: str = ""
@@ -144,9 +148,9 @@ class Settings(BaseSettings):
         return self.metrics_port if self.metrics_port is not None else DEFAULT_METRICS_PORTS[service]
 
     def stage_addr(self, stage: str) -> str:
-        """Where the gateway finds ``stage`` ("gate", "sparse", "dense", "fusion", "rerank")."""
+        """Where the gateway finds ``stage`` ("gate", "sparse", "dense", "fusion", "rerank", "ingest")."""
         return {"gate": self.gate_addr, "sparse": self.sparse_addr, "dense": self.dense_addr,
-                "fusion": self.fusion_addr, "rerank": self.rerank_addr}[stage]
+                "fusion": self.fusion_addr, "rerank": self.rerank_addr, "ingest": self.ingest_addr}[stage]
 
 
 def load_settings() -> Settings:

@@ -1,7 +1,10 @@
 """The document (chunk) model and its validation at the edges.
 
 Corpus lines follow the BEIR corpus format ``{"_id", "title"?, "text",
-"metadata"?}`` with the curriculum fields inside ``metadata``.
+"metadata"?}`` with the curriculum fields inside ``metadata``. Chunks of ingested files
+also carry a :class:`Citation` (where the chunk comes from) and the digest of the chunking
+parameters that cut them; both are part of the content hash, so every backend stores them
+and a change of either rewrites the chunk.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ METADATA_FIELDS = (
 )
 MAX_ID_BYTES = 512
 MAX_TEXT_BYTES = 1_000_000
+MAX_HEADINGS = 32
+MAX_CITATION_CHARS = 1000
 
 
 class DocumentError(ValueError):
@@ -35,32 +40,89 @@ class DocumentError(ValueError):
 
 
 @dataclass(frozen=True)
+class Citation:
+    """Where a chunk comes from, as a reader would cite it (``chsr.v1.Citation``)."""
+
+    source: str = ""
+    title: str = ""
+    page_start: int | None = None
+    page_end: int | None = None
+    heading_path: tuple[str, ...] = ()
+    question_number: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form (embedded doc store JSON, the engines' citation fields)."""
+        return {"source": self.source, "title": self.title, "page_start": self.page_start,
+                "page_end": self.page_end, "heading_path": list(self.heading_path),
+                "question_number": self.question_number}
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any] | None) -> "Citation | None":
+        if not raw:
+            return None
+        return cls(source=raw.get("source") or "", title=raw.get("title") or "", page_start=raw.get("page_start"),
+                   page_end=raw.get("page_end"), heading_path=tuple(raw.get("heading_path") or ()),
+                   question_number=raw.get("question_number"))
+
+    def to_proto(self) -> common_pb2.Citation:
+        msg = common_pb2.Citation(source=self.source, title=self.title, heading_path=list(self.heading_path))
+        for name in ("page_start", "page_end", "question_number"):
+            if getattr(self, name) is not None:
+                setattr(msg, name, getattr(self, name))
+        return msg
+
+    @classmethod
+    def from_proto(cls, msg: common_pb2.Citation) -> "Citation":
+        def opt(name: str) -> int | None:
+            return getattr(msg, name) if msg.HasField(name) else None
+        return cls(source=msg.source, title=msg.title, page_start=opt("page_start"), page_end=opt("page_end"),
+                   heading_path=tuple(msg.heading_path), question_number=opt("question_number"))
+
+
+@dataclass(frozen=True)
 class Doc:
     id: str
     text: str
     title: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
+    citation: Citation | None = None
+    chunking: str = ""   # digest of the chunking parameters (ingested files only)
 
     def content_hash(self) -> str:
-        """Stable hash of everything that is indexed; equal hash = nothing to redo."""
-        payload = json.dumps([self.title, self.text, self.metadata], sort_keys=True, ensure_ascii=False)
+        """Stable hash of everything that is stored; equal hash = nothing to redo. Documents
+        without a citation or chunking digest hash as they did before those existed."""
+        parts: list[Any] = [self.title, self.text, self.metadata]
+        if self.citation is not None or self.chunking:
+            parts += [self.citation.to_dict() if self.citation else None, self.chunking]
+        payload = json.dumps(parts, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
     @property
     def full_text(self) -> str:
         return f"{self.title}\n{self.text}" if self.title else self.text
 
+    def cited(self) -> Citation:
+        """The stored citation, or one made from the metadata for corpus lines that carry none."""
+        if self.citation is not None:
+            return self.citation
+        return Citation(source=self.metadata.get("source") or "", title=self.title,
+                        question_number=self.metadata.get("question_number"))
+
     # ---- conversions ---------------------------------------------------
     def to_proto(self) -> common_pb2.Document:
         meta = common_pb2.Metadata(**{k: v for k, v in self.metadata.items() if v is not None and k in METADATA_FIELDS})
-        return common_pb2.Document(id=self.id, title=self.title, text=self.text, metadata=meta)
+        msg = common_pb2.Document(id=self.id, title=self.title, text=self.text, metadata=meta, chunking=self.chunking)
+        if self.citation is not None:
+            msg.citation.CopyFrom(self.citation.to_proto())
+        return msg
 
     @classmethod
     def from_proto(cls, msg: common_pb2.Document) -> "Doc":
         meta: dict[str, Any] = {}
         for name in METADATA_FIELDS:
             meta[name] = getattr(msg.metadata, name) if msg.metadata.HasField(name) else None
-        return cls(id=msg.id, text=msg.text, title=msg.title, metadata=meta)
+        citation = Citation.from_proto(msg.citation) if msg.HasField("citation") else None
+        return cls(id=msg.id, text=msg.text, title=msg.title, metadata=meta, citation=citation, chunking=msg.chunking)
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> "Doc":
@@ -108,7 +170,23 @@ def validate_doc(doc: Doc) -> Doc:
         raise DocumentError(doc.id, "text", "missing or empty")
     if len(doc.text.encode("utf-8")) > MAX_TEXT_BYTES:
         raise DocumentError(doc.id, "text", f"longer than {MAX_TEXT_BYTES} bytes")
+    if doc.citation is not None:
+        _validate_citation(doc.id, doc.citation)
     return doc
+
+
+def _validate_citation(doc_id: str, c: Citation) -> None:
+    if len(c.heading_path) > MAX_HEADINGS:
+        raise DocumentError(doc_id, "citation.heading_path", f"more than {MAX_HEADINGS} headings")
+    for name, value in (("source", c.source), ("title", c.title), *(("heading_path", h) for h in c.heading_path)):
+        if len(value) > MAX_CITATION_CHARS:
+            raise DocumentError(doc_id, f"citation.{name}", f"longer than {MAX_CITATION_CHARS} characters")
+    for name in ("page_start", "page_end", "question_number"):
+        value = getattr(c, name)
+        if value is not None and value < 1:
+            raise DocumentError(doc_id, f"citation.{name}", f"must be >= 1, got {value}")
+    if c.page_start is not None and c.page_end is not None and c.page_end < c.page_start:
+        raise DocumentError(doc_id, "citation.page_end", f"before page_start ({c.page_end} < {c.page_start})")
 
 
 def validate_batch(messages: Sequence[common_pb2.Document], field: str = "documents") -> list[Doc]:

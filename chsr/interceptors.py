@@ -41,6 +41,8 @@ WRITE_METHODS: frozenset[str] = frozenset({
     "/chsr.v1.GatewayService/Ingest",
     "/chsr.v1.GatewayService/IngestWithProgress",
     "/chsr.v1.GatewayService/Delete",
+    "/chsr.v1.GatewayService/IngestFiles",
+    "/chsr.v1.GatewayService/DeleteSource",
     "/chsr.v1.RetrieverService/Upsert",
     "/chsr.v1.RetrieverService/DeleteDocuments",
 })

@@ -31,7 +31,7 @@ class IngestTotals:
     per_backend: dict[str, int] = field(default_factory=dict)
 
 
-def _upsert(stub, req: retriever_pb2.UpsertRequest, metadata: tuple,  # type: ignore[no-untyped-def]
+def upsert_with_reconnect(stub, req: retriever_pb2.UpsertRequest, metadata: tuple,  # type: ignore[no-untyped-def]
             context: HasTimeRemaining | None) -> retriever_pb2.UpsertResponse:
     """Upsert once; on UNAVAILABLE wait up to ``RECONNECT_WAIT_S`` for the backend and try again.
 
@@ -59,7 +59,7 @@ def upsert_batch(stubs: StageStubs, executor: ThreadPoolExecutor, docs: Sequence
     """Write one validated batch to every retrieval server in parallel; any failure fails the stream
     (UNAVAILABLE; the batch may be in some servers already, a rerun makes them consistent)."""
     req = retriever_pb2.UpsertRequest(documents=docs)
-    futures = {name: executor.submit(_upsert, stub, req, stubs.write_metadata, context)
+    futures = {name: executor.submit(upsert_with_reconnect, stub, req, stubs.write_metadata, context)
                for name, stub in stubs.servers.items()}
     results: dict[str, retriever_pb2.UpsertResponse] = {}
     failures: list[str] = []

@@ -241,7 +241,8 @@ class SearchService:
         for rank, (cand, doc) in enumerate(zip(accepted.candidates, accepted.docs), start=1):
             response.results.add(doc_id=cand.doc_id, title=doc.title, text=doc.text, score=cand.score,
                                  metadata=cand.document.metadata, relaxation=accepted.step,
-                                 violations=scope.violations(doc.metadata), rank=rank)
+                                 violations=scope.violations(doc.metadata), rank=rank,
+                                 citation=doc.cited().to_proto())
 
     def _cache_generation(self) -> int:
         try:

@@ -17,7 +17,7 @@ from gateway.servicer import GatewayServicer
 from gateway.stubs import StageStubs
 
 log = logging.getLogger(__name__)
-STAGES = ("gate", *LEGS, "fusion", "rerank")
+STAGES = ("gate", *LEGS, "fusion", "rerank", "ingest")
 
 
 def build_cache(settings: Settings) -> ResultCache:

@@ -17,8 +17,12 @@ from chsr.deadline import bounded_timeout, call_budget_s
 from chsr.documents import validate_batch
 from chsr.errors import ChsrError, InvalidArgument, from_rpc_error
 from chsr.metrics import REQUESTS
+from chsr.scope import Scope
 from chsr.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc, retriever_pb2
 from gateway.cache.base import CacheUnavailable, ResultCache
+from gateway.context import (DEFAULT_ANSWER_SENTENCES, DEFAULT_BUDGET, DEFAULT_CANDIDATES, MAX_ANSWER_SENTENCES,
+                             MAX_BUDGET, extractive_answer, pack)
+from gateway.files import FileIngest, FileTotals, delete_sources
 from gateway.ingest import IngestTotals, upsert_batch
 from gateway.pipelines import PIPELINES
 from gateway.request import plan_search
@@ -130,9 +134,55 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
     def VerifyIndex(self, request: gateway_pb2.VerifyIndexRequest,
                     context: grpc.ServicerContext) -> gateway_pb2.VerifyIndexResponse:
         try:
-            return verify_index(self._stubs, list(request.expected_ids), context)
+            return verify_index(self._stubs, list(request.expected_ids), context, source=request.source)
         except grpc.RpcError as exc:
             raise from_rpc_error(exc, "verify") from exc
+
+    def IngestFiles(self, request_iterator: Iterator[gateway_pb2.IngestFilesRequest],
+                    context: grpc.ServicerContext) -> Iterator[gateway_pb2.IngestFilesResponse]:
+        totals = FileTotals()
+        flow = FileIngest(self._stubs, self._executor, self._settings.max_message_bytes, self._bump_generation)
+        yield from flow.run(request_iterator, context, totals)
+        yield gateway_pb2.IngestFilesResponse(summary=gateway_pb2.IngestFilesSummary(
+            files=totals.files, failed=totals.failed, chunks=totals.chunks, written=totals.written,
+            unchanged=totals.unchanged, deleted=totals.deleted, generation=self._generation()))
+
+    def DeleteSource(self, request: gateway_pb2.DeleteSourceRequest,
+                     context: grpc.ServicerContext) -> gateway_pb2.DeleteSourceResponse:
+        try:
+            done = delete_sources(self._stubs, self._executor, list(request.sources), context)
+        finally:
+            self._bump_generation()
+        resp = gateway_pb2.DeleteSourceResponse(generation=self._generation())
+        for source, deleted in done:
+            resp.sources.add(source=source, deleted=deleted)
+        return resp
+
+    def GetContext(self, request: gateway_pb2.GetContextRequest,
+                   context: grpc.ServicerContext) -> gateway_pb2.GetContextResponse:
+        budget = request.budget_tokens or DEFAULT_BUDGET
+        if not 1 <= budget <= MAX_BUDGET:
+            raise InvalidArgument("budget_tokens", f"must be in 1..{MAX_BUDGET} (0 = {DEFAULT_BUDGET}), "
+                                                   f"got {request.budget_tokens}")
+        sentences = request.answer_sentences or DEFAULT_ANSWER_SENTENCES
+        if not 0 <= request.answer_sentences <= MAX_ANSWER_SENTENCES:
+            raise InvalidArgument("answer_sentences", f"must be in 0..{MAX_ANSWER_SENTENCES}, "
+                                                      f"got {request.answer_sentences}")
+        search = gateway_pb2.SearchRequest(query=request.query, k=request.candidates or DEFAULT_CANDIDATES,
+                                           hints=request.hints, pipeline=request.pipeline or "E",
+                                           strict_scope=request.strict_scope)
+        try:
+            plan = plan_search(search, self._settings)
+        except InvalidArgument as exc:
+            raise InvalidArgument("candidates" if exc.field == "k" else exc.field, exc.message) from None
+        found = self.search_service.search(plan, self._budget_s(context))
+        packed = pack(found.results, Scope.from_proto(found.scope), budget)
+        return gateway_pb2.GetContextResponse(
+            context=packed.text, passages=packed.passages, answer=extractive_answer(request.query, packed.passages,
+                                                                                    sentences),
+            tokens=packed.tokens, budget_tokens=budget, duplicates_removed=packed.duplicates,
+            left_out=packed.left_out, pipeline=found.pipeline, scope=found.scope, final_step=found.final_step,
+            degraded=found.degraded, relaxation_trace=found.relaxation_trace)
 
     def ListPipelines(self, request: gateway_pb2.ListPipelinesRequest,
                       context: grpc.ServicerContext) -> gateway_pb2.ListPipelinesResponse:

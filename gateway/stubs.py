@@ -4,7 +4,8 @@ A stub is either a gRPC stub over a shared channel or an
 :class:`~chsr.inprocess.InProcessStub` around the same servicer class, so the
 benchmark can run the identical pipeline with and without the network. Searches go
 to *legs* (a server and one of its models); writes, fetches, stats and verification go to
-each retrieval *server* once. Write calls carry the gateway's own credential
+each retrieval *server* once; files go to the ingest server (``ingest``; ``None`` when a test
+builds the stubs without one). Write calls carry the gateway's own credential
 (:attr:`StageStubs.write_metadata`): every stage server guards its write RPCs like the
 gateway does.
 """
@@ -18,7 +19,7 @@ from chsr.channels import get_channel
 from chsr.config import Settings
 from chsr.errors import InvalidArgument
 from chsr.stages import KNOWN_LEGS, LEGS, RETRIEVAL_SERVERS, LegSpec
-from chsr.v1 import fusion_pb2_grpc, gate_pb2_grpc, rerank_pb2_grpc, retriever_pb2_grpc
+from chsr.v1 import fusion_pb2_grpc, gate_pb2_grpc, ingest_pb2_grpc, rerank_pb2_grpc, retriever_pb2_grpc
 
 
 def bearer_metadata(token: str) -> tuple[tuple[str, str], ...]:
@@ -33,6 +34,7 @@ class StageStubs:
     servers: dict[str, Any]             # retrieval server name -> RetrieverService stub
     legs: dict[str, LegSpec] = field(default_factory=lambda: {leg: KNOWN_LEGS[leg] for leg in LEGS})
     write_metadata: tuple[tuple[str, str], ...] = field(default=())
+    ingest: Any = None                  # IngestService stub
 
     @classmethod
     def grpc(cls, settings: Settings) -> "StageStubs":
@@ -45,6 +47,7 @@ class StageStubs:
             rerank=rerank_pb2_grpc.RerankServiceStub(channel("rerank")),
             servers={name: retriever_pb2_grpc.RetrieverServiceStub(channel(name)) for name in RETRIEVAL_SERVERS},
             write_metadata=bearer_metadata(settings.ingest_token),
+            ingest=ingest_pb2_grpc.IngestServiceStub(channel("ingest")),
         )
 
     def leg(self, name: str) -> tuple[Any, str]:

@@ -63,11 +63,11 @@ class Mesh:
 
 
 def start_mesh(tmp: Path, backend: str = "embedded", extra_env: dict[str, str] | None = None) -> Mesh:
-    """The six servers as ``chsr up`` runs them; the gate indexes the demo corpus's papers.
+    """The seven servers as ``chsr up`` runs them; the gate indexes the demo corpus's papers.
     ``extra_env`` applies to these processes (and their restarts) only, never to the test process."""
     from tools.cli.up_cmd import MeshLayout, Supervisor
 
-    base = free_port_block(14)
+    base = free_port_block(16)   # gRPC base..base+6, /metrics base+8..base+14
     layout = MeshLayout("127.0.0.1", base, base + 8)
     env = {"CHSR_VOCABULARY_PATH": str(DEMO_CORPUS)} | (extra_env or {})
     sup = Supervisor(layout, backend, str(tmp / "data"), tmp / "logs", restart=False, extra_env=env)
@@ -77,7 +77,7 @@ def start_mesh(tmp: Path, backend: str = "embedded", extra_env: dict[str, str] |
 
 @pytest.fixture(scope="session")
 def mesh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mesh]:
-    """The six servers on the embedded default, with the demo corpus ingested."""
+    """The seven servers on the embedded default, with the demo corpus ingested."""
     from chsr.client import GatewayClient
     from tools.corpus import read_corpus
 

@@ -17,7 +17,8 @@ def response_to_record(query_id: str, resp: gateway_pb2.SearchResponse) -> dict[
     return {
         "query_id": query_id,
         "results": [{"doc_id": r.doc_id, "score": r.score, "relaxation": step_name(r.relaxation),
-                     "violations": list(r.violations), "metadata": _meta(r.metadata)} for r in resp.results],
+                     "violations": list(r.violations), "metadata": _meta(r.metadata),
+                     "citation": _citation(r.citation)} for r in resp.results],
         "scope": Scope.from_proto(resp.scope).to_dict(),
         "relaxation_trace": [{"step": step_name(a.step), "filter": Scope.from_proto(a.filter).to_dict(),
                               "admissible": a.admissible, "on_topic": a.on_topic, "accepted": a.accepted,
@@ -32,6 +33,12 @@ def response_to_record(query_id: str, resp: gateway_pb2.SearchResponse) -> dict[
 
 def _meta(m: common_pb2.Metadata) -> dict[str, Any]:
     return {f.name: v for f, v in m.ListFields()}
+
+
+def _citation(c: common_pb2.Citation) -> dict[str, Any]:
+    """``{"source", "page_start", "page_end", "heading_path"}``; pages null for unpaged sources."""
+    return {"source": c.source or c.title, "page_start": c.page_start if c.HasField("page_start") else None,
+            "page_end": c.page_end if c.HasField("page_end") else None, "heading_path": list(c.heading_path)}
 
 
 def write_trec(records: list[dict[str, Any]], path: Path, tag: str) -> None:

@@ -45,16 +45,36 @@ class Metadata(_message.Message):
     def __init__(self, subject: _Optional[str] = ..., level: _Optional[str] = ..., year: _Optional[int] = ..., session: _Optional[str] = ..., paper: _Optional[str] = ..., content_type: _Optional[str] = ..., question_number: _Optional[int] = ..., source: _Optional[str] = ..., exam_board: _Optional[str] = ..., language: _Optional[str] = ...) -> None: ...
 
 class Document(_message.Message):
-    __slots__ = ("id", "title", "text", "metadata")
+    __slots__ = ("id", "title", "text", "metadata", "citation", "chunking")
     ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     METADATA_FIELD_NUMBER: _ClassVar[int]
+    CITATION_FIELD_NUMBER: _ClassVar[int]
+    CHUNKING_FIELD_NUMBER: _ClassVar[int]
     id: str
     title: str
     text: str
     metadata: Metadata
-    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., text: _Optional[str] = ..., metadata: _Optional[_Union[Metadata, _Mapping]] = ...) -> None: ...
+    citation: Citation
+    chunking: str
+    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., text: _Optional[str] = ..., metadata: _Optional[_Union[Metadata, _Mapping]] = ..., citation: _Optional[_Union[Citation, _Mapping]] = ..., chunking: _Optional[str] = ...) -> None: ...
+
+class Citation(_message.Message):
+    __slots__ = ("source", "title", "page_start", "page_end", "heading_path", "question_number")
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_START_FIELD_NUMBER: _ClassVar[int]
+    PAGE_END_FIELD_NUMBER: _ClassVar[int]
+    HEADING_PATH_FIELD_NUMBER: _ClassVar[int]
+    QUESTION_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    source: str
+    title: str
+    page_start: int
+    page_end: int
+    heading_path: _containers.RepeatedScalarFieldContainer[str]
+    question_number: int
+    def __init__(self, source: _Optional[str] = ..., title: _Optional[str] = ..., page_start: _Optional[int] = ..., page_end: _Optional[int] = ..., heading_path: _Optional[_Iterable[str]] = ..., question_number: _Optional[int] = ...) -> None: ...
 
 class Scope(_message.Message):
     __slots__ = ("subject", "level", "year", "session", "paper", "content_type", "question_number", "exam_board", "language")

@@ -1,5 +1,6 @@
 from chsr.v1 import common_pb2 as _common_pb2
 from chsr.v1 import gate_pb2 as _gate_pb2
+from chsr.v1 import ingest_pb2 as _ingest_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -25,7 +26,7 @@ class SearchRequest(_message.Message):
     def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., hints: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., pipeline: _Optional[str] = ..., strict_scope: _Optional[bool] = ..., no_cache: _Optional[bool] = ...) -> None: ...
 
 class SearchResult(_message.Message):
-    __slots__ = ("doc_id", "title", "text", "score", "metadata", "relaxation", "violations", "rank")
+    __slots__ = ("doc_id", "title", "text", "score", "metadata", "relaxation", "violations", "rank", "citation")
     DOC_ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
@@ -34,6 +35,7 @@ class SearchResult(_message.Message):
     RELAXATION_FIELD_NUMBER: _ClassVar[int]
     VIOLATIONS_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
+    CITATION_FIELD_NUMBER: _ClassVar[int]
     doc_id: str
     title: str
     text: str
@@ -42,7 +44,8 @@ class SearchResult(_message.Message):
     relaxation: _common_pb2.RelaxationStep
     violations: _containers.RepeatedScalarFieldContainer[str]
     rank: int
-    def __init__(self, doc_id: _Optional[str] = ..., title: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., metadata: _Optional[_Union[_common_pb2.Metadata, _Mapping]] = ..., relaxation: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., violations: _Optional[_Iterable[str]] = ..., rank: _Optional[int] = ...) -> None: ...
+    citation: _common_pb2.Citation
+    def __init__(self, doc_id: _Optional[str] = ..., title: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., metadata: _Optional[_Union[_common_pb2.Metadata, _Mapping]] = ..., relaxation: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., violations: _Optional[_Iterable[str]] = ..., rank: _Optional[int] = ..., citation: _Optional[_Union[_common_pb2.Citation, _Mapping]] = ...) -> None: ...
 
 class LadderStepOutcome(_message.Message):
     __slots__ = ("step", "filter", "admissible", "on_topic", "accepted", "reason")
@@ -211,34 +214,44 @@ class IndexStatsResponse(_message.Message):
     def __init__(self, backends: _Optional[_Iterable[_Union[BackendStats, _Mapping]]] = ..., generation: _Optional[int] = ...) -> None: ...
 
 class VerifyIndexRequest(_message.Message):
-    __slots__ = ("expected_ids",)
+    __slots__ = ("expected_ids", "source")
     EXPECTED_IDS_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
     expected_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, expected_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    source: str
+    def __init__(self, expected_ids: _Optional[_Iterable[str]] = ..., source: _Optional[str] = ...) -> None: ...
 
 class BackendIdReport(_message.Message):
-    __slots__ = ("backend", "count", "missing", "extra", "missing_count", "extra_count")
+    __slots__ = ("backend", "count", "missing", "extra", "missing_count", "extra_count", "differing", "differing_count")
     BACKEND_FIELD_NUMBER: _ClassVar[int]
     COUNT_FIELD_NUMBER: _ClassVar[int]
     MISSING_FIELD_NUMBER: _ClassVar[int]
     EXTRA_FIELD_NUMBER: _ClassVar[int]
     MISSING_COUNT_FIELD_NUMBER: _ClassVar[int]
     EXTRA_COUNT_FIELD_NUMBER: _ClassVar[int]
+    DIFFERING_FIELD_NUMBER: _ClassVar[int]
+    DIFFERING_COUNT_FIELD_NUMBER: _ClassVar[int]
     backend: str
     count: int
     missing: _containers.RepeatedScalarFieldContainer[str]
     extra: _containers.RepeatedScalarFieldContainer[str]
     missing_count: int
     extra_count: int
-    def __init__(self, backend: _Optional[str] = ..., count: _Optional[int] = ..., missing: _Optional[_Iterable[str]] = ..., extra: _Optional[_Iterable[str]] = ..., missing_count: _Optional[int] = ..., extra_count: _Optional[int] = ...) -> None: ...
+    differing: _containers.RepeatedScalarFieldContainer[str]
+    differing_count: int
+    def __init__(self, backend: _Optional[str] = ..., count: _Optional[int] = ..., missing: _Optional[_Iterable[str]] = ..., extra: _Optional[_Iterable[str]] = ..., missing_count: _Optional[int] = ..., extra_count: _Optional[int] = ..., differing: _Optional[_Iterable[str]] = ..., differing_count: _Optional[int] = ...) -> None: ...
 
 class VerifyIndexResponse(_message.Message):
-    __slots__ = ("consistent", "backends")
+    __slots__ = ("consistent", "backends", "inconsistent_sources", "inconsistent_source_count")
     CONSISTENT_FIELD_NUMBER: _ClassVar[int]
     BACKENDS_FIELD_NUMBER: _ClassVar[int]
+    INCONSISTENT_SOURCES_FIELD_NUMBER: _ClassVar[int]
+    INCONSISTENT_SOURCE_COUNT_FIELD_NUMBER: _ClassVar[int]
     consistent: bool
     backends: _containers.RepeatedCompositeFieldContainer[BackendIdReport]
-    def __init__(self, consistent: _Optional[bool] = ..., backends: _Optional[_Iterable[_Union[BackendIdReport, _Mapping]]] = ...) -> None: ...
+    inconsistent_sources: _containers.RepeatedScalarFieldContainer[str]
+    inconsistent_source_count: int
+    def __init__(self, consistent: _Optional[bool] = ..., backends: _Optional[_Iterable[_Union[BackendIdReport, _Mapping]]] = ..., inconsistent_sources: _Optional[_Iterable[str]] = ..., inconsistent_source_count: _Optional[int] = ...) -> None: ...
 
 class ListPipelinesRequest(_message.Message):
     __slots__ = ()
@@ -259,3 +272,181 @@ class ListPipelinesResponse(_message.Message):
     pipelines: _containers.RepeatedCompositeFieldContainer[PipelineInfo]
     default_pipeline: str
     def __init__(self, pipelines: _Optional[_Iterable[_Union[PipelineInfo, _Mapping]]] = ..., default_pipeline: _Optional[str] = ...) -> None: ...
+
+class IngestFilesRequest(_message.Message):
+    __slots__ = ("options", "header", "data", "end")
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    HEADER_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    options: _ingest_pb2.IngestOptions
+    header: _ingest_pb2.FileHeader
+    data: bytes
+    end: _ingest_pb2.FileEnd
+    def __init__(self, options: _Optional[_Union[_ingest_pb2.IngestOptions, _Mapping]] = ..., header: _Optional[_Union[_ingest_pb2.FileHeader, _Mapping]] = ..., data: _Optional[bytes] = ..., end: _Optional[_Union[_ingest_pb2.FileEnd, _Mapping]] = ...) -> None: ...
+
+class FileResult(_message.Message):
+    __slots__ = ("file", "error", "chunks", "written", "unchanged", "deleted", "fields", "unresolved", "warnings", "role", "pages", "title", "chunk_ids")
+    FILE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    CHUNKS_FIELD_NUMBER: _ClassVar[int]
+    WRITTEN_FIELD_NUMBER: _ClassVar[int]
+    UNCHANGED_FIELD_NUMBER: _ClassVar[int]
+    DELETED_FIELD_NUMBER: _ClassVar[int]
+    FIELDS_FIELD_NUMBER: _ClassVar[int]
+    UNRESOLVED_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    PAGES_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    CHUNK_IDS_FIELD_NUMBER: _ClassVar[int]
+    file: str
+    error: _ingest_pb2.FileError
+    chunks: int
+    written: int
+    unchanged: int
+    deleted: int
+    fields: _containers.RepeatedCompositeFieldContainer[_ingest_pb2.FieldProvenance]
+    unresolved: _containers.RepeatedScalarFieldContainer[str]
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    role: str
+    pages: int
+    title: str
+    chunk_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, file: _Optional[str] = ..., error: _Optional[_Union[_ingest_pb2.FileError, _Mapping]] = ..., chunks: _Optional[int] = ..., written: _Optional[int] = ..., unchanged: _Optional[int] = ..., deleted: _Optional[int] = ..., fields: _Optional[_Iterable[_Union[_ingest_pb2.FieldProvenance, _Mapping]]] = ..., unresolved: _Optional[_Iterable[str]] = ..., warnings: _Optional[_Iterable[str]] = ..., role: _Optional[str] = ..., pages: _Optional[int] = ..., title: _Optional[str] = ..., chunk_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class IngestFilesSummary(_message.Message):
+    __slots__ = ("files", "failed", "chunks", "written", "unchanged", "deleted", "generation")
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    FAILED_FIELD_NUMBER: _ClassVar[int]
+    CHUNKS_FIELD_NUMBER: _ClassVar[int]
+    WRITTEN_FIELD_NUMBER: _ClassVar[int]
+    UNCHANGED_FIELD_NUMBER: _ClassVar[int]
+    DELETED_FIELD_NUMBER: _ClassVar[int]
+    GENERATION_FIELD_NUMBER: _ClassVar[int]
+    files: int
+    failed: int
+    chunks: int
+    written: int
+    unchanged: int
+    deleted: int
+    generation: int
+    def __init__(self, files: _Optional[int] = ..., failed: _Optional[int] = ..., chunks: _Optional[int] = ..., written: _Optional[int] = ..., unchanged: _Optional[int] = ..., deleted: _Optional[int] = ..., generation: _Optional[int] = ...) -> None: ...
+
+class IngestFilesResponse(_message.Message):
+    __slots__ = ("progress", "file", "summary")
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    FILE_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    progress: _ingest_pb2.FileProgress
+    file: FileResult
+    summary: IngestFilesSummary
+    def __init__(self, progress: _Optional[_Union[_ingest_pb2.FileProgress, _Mapping]] = ..., file: _Optional[_Union[FileResult, _Mapping]] = ..., summary: _Optional[_Union[IngestFilesSummary, _Mapping]] = ...) -> None: ...
+
+class DeleteSourceRequest(_message.Message):
+    __slots__ = ("sources",)
+    SOURCES_FIELD_NUMBER: _ClassVar[int]
+    sources: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, sources: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SourceDeletion(_message.Message):
+    __slots__ = ("source", "deleted")
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    DELETED_FIELD_NUMBER: _ClassVar[int]
+    source: str
+    deleted: int
+    def __init__(self, source: _Optional[str] = ..., deleted: _Optional[int] = ...) -> None: ...
+
+class DeleteSourceResponse(_message.Message):
+    __slots__ = ("sources", "generation")
+    SOURCES_FIELD_NUMBER: _ClassVar[int]
+    GENERATION_FIELD_NUMBER: _ClassVar[int]
+    sources: _containers.RepeatedCompositeFieldContainer[SourceDeletion]
+    generation: int
+    def __init__(self, sources: _Optional[_Iterable[_Union[SourceDeletion, _Mapping]]] = ..., generation: _Optional[int] = ...) -> None: ...
+
+class GetContextRequest(_message.Message):
+    __slots__ = ("query", "budget_tokens", "hints", "pipeline", "strict_scope", "candidates", "answer_sentences")
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    HINTS_FIELD_NUMBER: _ClassVar[int]
+    PIPELINE_FIELD_NUMBER: _ClassVar[int]
+    STRICT_SCOPE_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_SENTENCES_FIELD_NUMBER: _ClassVar[int]
+    query: str
+    budget_tokens: int
+    hints: _common_pb2.Scope
+    pipeline: str
+    strict_scope: bool
+    candidates: int
+    answer_sentences: int
+    def __init__(self, query: _Optional[str] = ..., budget_tokens: _Optional[int] = ..., hints: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., pipeline: _Optional[str] = ..., strict_scope: _Optional[bool] = ..., candidates: _Optional[int] = ..., answer_sentences: _Optional[int] = ...) -> None: ...
+
+class ContextPassage(_message.Message):
+    __slots__ = ("index", "doc_id", "text", "citation", "metadata", "label", "relaxation", "violations", "scope_note", "tokens", "truncated", "score")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    DOC_ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    CITATION_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    RELAXATION_FIELD_NUMBER: _ClassVar[int]
+    VIOLATIONS_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_NOTE_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    doc_id: str
+    text: str
+    citation: _common_pb2.Citation
+    metadata: _common_pb2.Metadata
+    label: str
+    relaxation: _common_pb2.RelaxationStep
+    violations: _containers.RepeatedScalarFieldContainer[str]
+    scope_note: str
+    tokens: int
+    truncated: bool
+    score: float
+    def __init__(self, index: _Optional[int] = ..., doc_id: _Optional[str] = ..., text: _Optional[str] = ..., citation: _Optional[_Union[_common_pb2.Citation, _Mapping]] = ..., metadata: _Optional[_Union[_common_pb2.Metadata, _Mapping]] = ..., label: _Optional[str] = ..., relaxation: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., violations: _Optional[_Iterable[str]] = ..., scope_note: _Optional[str] = ..., tokens: _Optional[int] = ..., truncated: _Optional[bool] = ..., score: _Optional[float] = ...) -> None: ...
+
+class AnswerSentence(_message.Message):
+    __slots__ = ("text", "passage", "citation", "score")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    PASSAGE_FIELD_NUMBER: _ClassVar[int]
+    CITATION_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    passage: int
+    citation: _common_pb2.Citation
+    score: float
+    def __init__(self, text: _Optional[str] = ..., passage: _Optional[int] = ..., citation: _Optional[_Union[_common_pb2.Citation, _Mapping]] = ..., score: _Optional[float] = ...) -> None: ...
+
+class GetContextResponse(_message.Message):
+    __slots__ = ("context", "passages", "answer", "tokens", "budget_tokens", "duplicates_removed", "left_out", "pipeline", "scope", "final_step", "degraded", "relaxation_trace")
+    CONTEXT_FIELD_NUMBER: _ClassVar[int]
+    PASSAGES_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATES_REMOVED_FIELD_NUMBER: _ClassVar[int]
+    LEFT_OUT_FIELD_NUMBER: _ClassVar[int]
+    PIPELINE_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    FINAL_STEP_FIELD_NUMBER: _ClassVar[int]
+    DEGRADED_FIELD_NUMBER: _ClassVar[int]
+    RELAXATION_TRACE_FIELD_NUMBER: _ClassVar[int]
+    context: str
+    passages: _containers.RepeatedCompositeFieldContainer[ContextPassage]
+    answer: _containers.RepeatedCompositeFieldContainer[AnswerSentence]
+    tokens: int
+    budget_tokens: int
+    duplicates_removed: int
+    left_out: int
+    pipeline: str
+    scope: _common_pb2.Scope
+    final_step: _common_pb2.RelaxationStep
+    degraded: _containers.RepeatedScalarFieldContainer[str]
+    relaxation_trace: _containers.RepeatedCompositeFieldContainer[LadderStepOutcome]
+    def __init__(self, context: _Optional[str] = ..., passages: _Optional[_Iterable[_Union[ContextPassage, _Mapping]]] = ..., answer: _Optional[_Iterable[_Union[AnswerSentence, _Mapping]]] = ..., tokens: _Optional[int] = ..., budget_tokens: _Optional[int] = ..., duplicates_removed: _Optional[int] = ..., left_out: _Optional[int] = ..., pipeline: _Optional[str] = ..., scope: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., final_step: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., degraded: _Optional[_Iterable[str]] = ..., relaxation_trace: _Optional[_Iterable[_Union[LadderStepOutcome, _Mapping]]] = ...) -> None: ...

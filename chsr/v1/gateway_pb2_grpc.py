@@ -84,6 +84,21 @@ class GatewayServiceStub:
                 request_serializer=chsr_dot_v1_dot_gateway__pb2.ListPipelinesRequest.SerializeToString,
                 response_deserializer=chsr_dot_v1_dot_gateway__pb2.ListPipelinesResponse.FromString,
                 _registered_method=True)
+        self.IngestFiles = channel.stream_stream(
+                '/chsr.v1.GatewayService/IngestFiles',
+                request_serializer=chsr_dot_v1_dot_gateway__pb2.IngestFilesRequest.SerializeToString,
+                response_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestFilesResponse.FromString,
+                _registered_method=True)
+        self.DeleteSource = channel.unary_unary(
+                '/chsr.v1.GatewayService/DeleteSource',
+                request_serializer=chsr_dot_v1_dot_gateway__pb2.DeleteSourceRequest.SerializeToString,
+                response_deserializer=chsr_dot_v1_dot_gateway__pb2.DeleteSourceResponse.FromString,
+                _registered_method=True)
+        self.GetContext = channel.unary_unary(
+                '/chsr.v1.GatewayService/GetContext',
+                request_serializer=chsr_dot_v1_dot_gateway__pb2.GetContextRequest.SerializeToString,
+                response_deserializer=chsr_dot_v1_dot_gateway__pb2.GetContextResponse.FromString,
+                _registered_method=True)
 
 
 class GatewayServiceServicer:
@@ -160,6 +175,38 @@ class GatewayServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def IngestFiles(self, request_iterator, context):
+        """Ingest files (PDF, DOCX, Markdown, HTML, text): streamed in pieces to the ingest server,
+        parsed into curriculum-labelled, cited chunks, written to every backend. Needs the bearer
+        token when configured. Per file: progress, then one FileResult (written / unchanged /
+        deleted chunks, fields with provenance, warnings, or a FileError naming the file and
+        reason); a summary last. A failed file writes nothing and keeps its previous version;
+        the other files go on. Re-ingesting an unchanged file writes nothing (content hashes);
+        a changed file replaces its chunks and its stale chunks are deleted from every backend.
+        UNAVAILABLE when the ingest server is down; INVALID_ARGUMENT for a malformed stream.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteSource(self, request, context):
+        """Delete every chunk of the given sources (ingested files) from every backend. Needs the
+        bearer token when configured. Unknown sources delete nothing.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetContext(self, request, context):
+        """A prompt-ready context for a query under a token budget: the search's results
+        deduplicated, in rank order, each passage with its citation, curriculum label, ladder
+        step and violated fields; plus an extractive answer (best sentences, each cited; no LLM).
+        Same errors as Search; INVALID_ARGUMENT names budget_tokens, candidates or answer_sentences.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GatewayServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -197,6 +244,21 @@ def add_GatewayServiceServicer_to_server(servicer, server):
                     servicer.ListPipelines,
                     request_deserializer=chsr_dot_v1_dot_gateway__pb2.ListPipelinesRequest.FromString,
                     response_serializer=chsr_dot_v1_dot_gateway__pb2.ListPipelinesResponse.SerializeToString,
+            ),
+            'IngestFiles': grpc.stream_stream_rpc_method_handler(
+                    servicer.IngestFiles,
+                    request_deserializer=chsr_dot_v1_dot_gateway__pb2.IngestFilesRequest.FromString,
+                    response_serializer=chsr_dot_v1_dot_gateway__pb2.IngestFilesResponse.SerializeToString,
+            ),
+            'DeleteSource': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteSource,
+                    request_deserializer=chsr_dot_v1_dot_gateway__pb2.DeleteSourceRequest.FromString,
+                    response_serializer=chsr_dot_v1_dot_gateway__pb2.DeleteSourceResponse.SerializeToString,
+            ),
+            'GetContext': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetContext,
+                    request_deserializer=chsr_dot_v1_dot_gateway__pb2.GetContextRequest.FromString,
+                    response_serializer=chsr_dot_v1_dot_gateway__pb2.GetContextResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -403,6 +465,87 @@ class GatewayService:
             '/chsr.v1.GatewayService/ListPipelines',
             chsr_dot_v1_dot_gateway__pb2.ListPipelinesRequest.SerializeToString,
             chsr_dot_v1_dot_gateway__pb2.ListPipelinesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def IngestFiles(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/chsr.v1.GatewayService/IngestFiles',
+            chsr_dot_v1_dot_gateway__pb2.IngestFilesRequest.SerializeToString,
+            chsr_dot_v1_dot_gateway__pb2.IngestFilesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteSource(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chsr.v1.GatewayService/DeleteSource',
+            chsr_dot_v1_dot_gateway__pb2.DeleteSourceRequest.SerializeToString,
+            chsr_dot_v1_dot_gateway__pb2.DeleteSourceResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetContext(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chsr.v1.GatewayService/GetContext',
+            chsr_dot_v1_dot_gateway__pb2.GetContextRequest.SerializeToString,
+            chsr_dot_v1_dot_gateway__pb2.GetContextResponse.FromString,
             options,
             channel_credentials,
             insecure,

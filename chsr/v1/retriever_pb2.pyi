@@ -95,16 +95,24 @@ class StatsResponse(_message.Message):
     def __init__(self, backend: _Optional[str] = ..., documents: _Optional[int] = ..., generation: _Optional[int] = ..., details: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class ListIdsRequest(_message.Message):
-    __slots__ = ("page_size",)
+    __slots__ = ("page_size", "source", "include_details")
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_DETAILS_FIELD_NUMBER: _ClassVar[int]
     page_size: int
-    def __init__(self, page_size: _Optional[int] = ...) -> None: ...
+    source: str
+    include_details: bool
+    def __init__(self, page_size: _Optional[int] = ..., source: _Optional[str] = ..., include_details: _Optional[bool] = ...) -> None: ...
 
 class ListIdsResponse(_message.Message):
-    __slots__ = ("doc_ids",)
+    __slots__ = ("doc_ids", "content_hashes", "sources")
     DOC_IDS_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_HASHES_FIELD_NUMBER: _ClassVar[int]
+    SOURCES_FIELD_NUMBER: _ClassVar[int]
     doc_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, doc_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    content_hashes: _containers.RepeatedScalarFieldContainer[str]
+    sources: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, doc_ids: _Optional[_Iterable[str]] = ..., content_hashes: _Optional[_Iterable[str]] = ..., sources: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetDocumentsRequest(_message.Message):
     __slots__ = ("doc_ids",)

@@ -113,7 +113,7 @@ class RetrieverServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListIds(self, request, context):
-        """Every stored document id, streamed in pages.
+        """Every stored document id (optionally of one source, with content hashes), streamed in pages.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from services.ingest.normalise import is_cjk
-from services.ingest.sentences import split_sentences
+from chsr.text import split_sentences
 from services.ingest.tokens import TokenCounter
 
 SPECIAL_TOKENS = 2

@@ -27,6 +27,7 @@ class FileErrorReason(Enum):
     MANIFEST_UNKNOWN_FIELD = "manifest_unknown_field"
     MANIFEST_INVALID = "manifest_invalid"
     INTERNAL = "internal"
+    DUPLICATE_NAME = "duplicate_name"
 
     def __str__(self) -> str:
         return self.value

@@ -1,10 +1,11 @@
 """One file in, cited and curriculum-labelled chunks out — or one typed error; never an exception.
 
-The pure-logic core that the ingest service's ``server.py`` (phase 2) wraps: parse
+The pure-logic core that the ingest service (``servicer.py``) wraps: parse
 (``parsers``), resolve document metadata (``metadata``, gate reached through the injected
-``read_scope``), choose the role, chunk (``chunking``), label every chunk and give it its
-stable id and content hash (``identity``). The service then applies
-:func:`services.ingest.identity.plan_ingest` against what the backends hold for the source.
+``read_scope``), choose the role, chunk (``chunking``), label every chunk, give it its
+stable id (``identity``), its citation and the chunking digest, which its content hash
+covers. The gateway then plans the write against what the backends hold for the source
+(``gateway/file_plan.py``): the ingest service itself is stateless.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, Mapping
 
-from chsr.documents import Doc, DocumentError, validate_doc
+from chsr.documents import Citation, Doc, DocumentError, validate_doc
 from services.ingest.blocks import BlockKind, ParsedDocument
 from services.ingest.chunking import Chunk, ChunkingParams, chunk_document
 from services.ingest.errors import FileErrorReason, IngestFileError
 from services.ingest.exam_segments import INSTRUCTION_LABEL, segment_questions
-from services.ingest.identity import chunk_id, content_hash, normalise_source
+from services.ingest.identity import chunk_id, normalise_source
 from services.ingest.linking import ANSWER_TYPES
 from services.ingest.manifest import Manifest
 from services.ingest.metadata import (COVER_MAX_CHARS, DocumentMetadata, ScopeReader, resolve_metadata,
@@ -60,6 +61,7 @@ class FileResult:
     page_count: int | None = None
     warnings: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    title: str = ""
 
     @property
     def ok(self) -> bool:
@@ -121,11 +123,12 @@ def _ingest(name: str, data: bytes, counter: TokenCounter, params: ChunkingParam
     chunks = chunk_document(parsed, counter, params, role=role, doc_title=title)
     result = FileResult(source=source, chunks=chunks, metadata=meta, role=role, page_count=parsed.page_count,
                         warnings=parsed.warnings + meta.warnings)
+    result.title = title
     for chunk in chunks:
-        doc = _to_doc(source, chunk, meta)
+        doc = _to_doc(source, chunk, meta, title)
         if doc is not None:
             result.docs.append(doc)
-            result.hashes[doc.id] = content_hash(doc, chunk.params_digest)
+            result.hashes[doc.id] = doc.content_hash()
     if not result.docs:
         raise IngestFileError(source, FileErrorReason.NO_TEXT, "no chunk could be made from it")
     result.timings = {"parse_s": parsed_at - started, "chunk_s": time.perf_counter() - parsed_at}
@@ -178,15 +181,18 @@ def _first_heading(parsed: ParsedDocument) -> str | None:
     return None
 
 
-def _to_doc(source: str, chunk: Chunk, meta: DocumentMetadata) -> Doc | None:
+def _to_doc(source: str, chunk: Chunk, meta: DocumentMetadata, doc_title: str) -> Doc | None:
     values = meta.values()
     if chunk.role == "question":
         values["content_type"] = "exam_question"
     values["question_number"] = chunk.question_number
     values["source"] = source
     chunk.metadata = dict(values)
+    citation = Citation(source=source, title=doc_title, page_start=chunk.page_start, page_end=chunk.page_end,
+                        heading_path=chunk.heading_path, question_number=chunk.question_number)
     try:
-        return validate_doc(Doc(id=chunk_id(source, chunk.locator), text=chunk.text, title=chunk.title, metadata=values))
+        return validate_doc(Doc(id=chunk_id(source, chunk.locator), text=chunk.text, title=chunk.title, metadata=values,
+                                citation=citation, chunking=chunk.params_digest))
     except DocumentError as exc:
         log.warning("%s: chunk %s dropped: %s", source, chunk.locator, exc)
         return None

@@ -23,6 +23,15 @@ class Hit:
     doc: Doc | None = None
 
 
+@dataclass(frozen=True)
+class StoredEntry:
+    """One stored document as a listing shows it: enough to plan a re-ingest or verify backends."""
+
+    doc_id: str
+    content_hash: str
+    source: str = ""   # metadata.source; "" when unset
+
+
 @dataclass
 class ItemFailure:
     doc_id: str
@@ -55,6 +64,10 @@ class RetrievalBackend(Protocol):
     def count(self) -> int: ...
 
     def ids(self) -> Iterator[str]: ...
+
+    def entries(self, source: str = "") -> Iterator[StoredEntry]:
+        """Every stored document's id, content hash and source; only ``source``'s when given."""
+        ...
 
     def generation(self) -> int: ...
 

@@ -2,7 +2,9 @@
 
 It holds each document, its content hash and a monotonically increasing
 generation, so indexes survive restarts and re-ingesting unchanged text is a
-no-op.
+no-op. A chunk's citation and chunking digest live in the ``extra`` JSON column (added
+in place to a data dir made before it existed); ``metadata.source`` is indexed, so the
+chunks of one ingested file are listed without a scan.
 """
 
 from __future__ import annotations
@@ -13,7 +15,11 @@ import threading
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from chsr.documents import Doc
+from chsr.documents import Citation, Doc
+from services.retrieval.backend import StoredEntry
+
+_COLUMNS = "id, hash, title, text, metadata, seq, extra"
+_SOURCE = "json_extract(metadata, '$.source')"
 
 
 class DocStore:
@@ -28,6 +34,10 @@ class DocStore:
         )
         self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)")
         self._db.execute("INSERT OR IGNORE INTO meta VALUES ('generation', 0), ('seq', 0)")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(docs)")}
+        if "extra" not in columns:  # a data dir from before citations
+            self._db.execute("ALTER TABLE docs ADD COLUMN extra TEXT")
+        self._db.execute(f"CREATE INDEX IF NOT EXISTS docs_source ON docs ({_SOURCE})")
 
     def _meta(self, key: str) -> int:
         return int(self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()[0])
@@ -55,9 +65,9 @@ class DocStore:
             for doc in docs:
                 seq += 1
                 rows.append((doc.id, doc.content_hash(), doc.title, doc.text,
-                             json.dumps(doc.metadata, ensure_ascii=False), seq))
+                             json.dumps(doc.metadata, ensure_ascii=False), seq, _extra(doc)))
             self._db.execute("BEGIN")
-            self._db.executemany("INSERT OR REPLACE INTO docs VALUES (?,?,?,?,?,?)", rows)
+            self._db.executemany(f"INSERT OR REPLACE INTO docs ({_COLUMNS}) VALUES (?,?,?,?,?,?,?)", rows)
             self._db.execute("UPDATE meta SET value=? WHERE key='seq'", (seq,))
             self._db.execute("UPDATE meta SET value=value+1 WHERE key='generation'")
             self._db.execute("COMMIT")
@@ -82,11 +92,19 @@ class DocStore:
         for (doc_id,) in rows:
             yield doc_id
 
+    def entries(self, source: str = "") -> Iterator[StoredEntry]:
+        """Id, content hash and source of every document (of ``source`` only, when given)."""
+        where, args = (f" WHERE {_SOURCE} = ?", (source,)) if source else ("", ())
+        with self._lock:
+            rows = self._db.execute(f"SELECT id, hash, {_SOURCE} FROM docs{where} ORDER BY seq", args).fetchall()
+        for doc_id, digest, src in rows:
+            yield StoredEntry(doc_id, digest, src or "")
+
     def all_docs(self) -> list[Doc]:
         """Every document in insertion order (used to (re)build in-memory indexes)."""
         with self._lock:
-            rows = self._db.execute("SELECT id, title, text, metadata FROM docs ORDER BY seq").fetchall()
-        return [Doc(id=r[0], title=r[1] or "", text=r[2], metadata=json.loads(r[3])) for r in rows]
+            rows = self._db.execute("SELECT id, title, text, metadata, extra FROM docs ORDER BY seq").fetchall()
+        return [_doc(r) for r in rows]
 
     def get(self, ids: Sequence[str]) -> list[Doc]:
         with self._lock:
@@ -95,13 +113,26 @@ class DocStore:
                 chunk = list(ids[start:start + 500])
                 marks = ",".join("?" * len(chunk))
                 for r in self._db.execute(
-                        f"SELECT id, title, text, metadata FROM docs WHERE id IN ({marks})", chunk):
-                    found[r[0]] = Doc(id=r[0], title=r[1] or "", text=r[2], metadata=json.loads(r[3]))
+                        f"SELECT id, title, text, metadata, extra FROM docs WHERE id IN ({marks})", chunk):
+                    found[r[0]] = _doc(r)
         return [found[i] for i in ids if i in found]
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _extra(doc: Doc) -> str | None:
+    if doc.citation is None and not doc.chunking:
+        return None
+    return json.dumps({"citation": doc.citation.to_dict() if doc.citation else None, "chunking": doc.chunking},
+                      ensure_ascii=False)
+
+
+def _doc(row: Sequence) -> Doc:  # type: ignore[type-arg]
+    extra = json.loads(row[4]) if row[4] else {}
+    return Doc(id=row[0], title=row[1] or "", text=row[2], metadata=json.loads(row[3]),
+               citation=Citation.from_dict(extra.get("citation")), chunking=extra.get("chunking") or "")
 
 
 class DocStoreBacked:
@@ -135,6 +166,9 @@ class DocStoreBacked:
 
     def ids(self) -> Iterator[str]:
         return self._store.ids()
+
+    def entries(self, source: str = "") -> Iterator[StoredEntry]:
+        return self._store.entries(source)
 
     def generation(self) -> int:
         return self._store.generation()

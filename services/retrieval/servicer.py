@@ -22,7 +22,7 @@ from chsr.limits import MAX_RETRIEVE_K, check_k
 from chsr.metrics import INGESTED
 from chsr.scope import Scope
 from chsr.v1 import common_pb2, retriever_pb2, retriever_pb2_grpc
-from services.retrieval.backend import BackendUnavailable, Hit, RetrievalLeg
+from services.retrieval.backend import BackendUnavailable, Hit, RetrievalLeg, StoredEntry
 from services.retrieval.breaker import CircuitBreaker
 
 log = logging.getLogger(__name__)
@@ -136,14 +136,24 @@ class RetrieverServicer(retriever_pb2_grpc.RetrieverServiceServicer):
     def ListIds(self, request: retriever_pb2.ListIdsRequest,
                 context: grpc.ServicerContext) -> Iterator[retriever_pb2.ListIdsResponse]:
         size = request.page_size if request.page_size > 0 else 1000
-        page: list[str] = []
-        for doc_id in self.backend.ids():
-            page.append(doc_id)
+        page: list[StoredEntry] = []
+
+        def out(entries: list[StoredEntry]) -> retriever_pb2.ListIdsResponse:
+            resp = retriever_pb2.ListIdsResponse(doc_ids=[e.doc_id for e in entries])
+            if request.include_details:
+                resp.content_hashes.extend(e.content_hash for e in entries)
+                resp.sources.extend(e.source for e in entries)
+            return resp
+
+        listing = (self.backend.entries(request.source) if request.source or request.include_details
+                   else (StoredEntry(i, "") for i in self.backend.ids()))
+        for entry in listing:
+            page.append(entry)
             if len(page) >= size:
-                yield retriever_pb2.ListIdsResponse(doc_ids=page)
+                yield out(page)
                 page = []
         if page:
-            yield retriever_pb2.ListIdsResponse(doc_ids=page)
+            yield out(page)
 
     def GetDocuments(self, request: retriever_pb2.GetDocumentsRequest,
                      context: grpc.ServicerContext) -> retriever_pb2.GetDocumentsResponse:

@@ -5,7 +5,7 @@ whose third-party packages come from the test venv's site-packages through a pla
 line (a ``.pth`` path entry: the checkout's editable-install hook is *not* processed, so
 ``chsr`` can only come from the wheel). Then, from a temporary directory:
 
-* ``chsr up --demo`` starts the six servers, ingests the packaged demo corpus and answers
+* ``chsr up --demo`` starts the seven servers, ingests the packaged demo corpus and answers
   the sample query (everything it reads at run time is package data);
 * a server that fails at start-up makes ``chsr up`` exit non-zero with no server left running;
 * ``kill -9`` of the supervisor takes its servers down with it.
@@ -60,7 +60,7 @@ def _env(base: int) -> dict[str, str]:
 
 def _servers(base: int) -> list[int]:
     """Pids of chsr server processes bound to our port block (read from their environment)."""
-    ports = {str(p) for p in range(base, base + 6)}
+    ports = {str(p) for p in range(base, base + 7)}
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -86,7 +86,7 @@ def _wait_gone(base: int, timeout_s: float = 30) -> list[int]:
 
 
 def test_chsr_up_demo_runs_from_the_installed_package(venv: Path, tmp_path: Path) -> None:
-    base = free_port_block(14)
+    base = free_port_block(16)
     proc = _up(venv, tmp_path, base, "--demo")
     lines: list[str] = []
     try:
@@ -108,7 +108,7 @@ def test_chsr_up_demo_runs_from_the_installed_package(venv: Path, tmp_path: Path
 
 
 def test_a_server_failing_at_start_up_takes_the_mesh_down(venv: Path, tmp_path: Path) -> None:
-    base = free_port_block(14)
+    base = free_port_block(16)
     env = _env(base) | {"CHSR_MODEL_PATH": str(tmp_path / "no-such-model")}  # only the dense server loads it
     proc = _up(venv, tmp_path, base, env=env)
     out, _ = proc.communicate(timeout=300)
@@ -117,7 +117,7 @@ def test_a_server_failing_at_start_up_takes_the_mesh_down(venv: Path, tmp_path: 
 
 
 def test_kill_9_of_the_supervisor_takes_its_servers_with_it(venv: Path, tmp_path: Path) -> None:
-    base = free_port_block(14)
+    base = free_port_block(16)
     proc = _up(venv, tmp_path, base)
     try:
         deadline = time.monotonic() + 300
@@ -125,7 +125,7 @@ def test_kill_9_of_the_supervisor_takes_its_servers_with_it(venv: Path, tmp_path
             line = proc.stdout.readline()  # type: ignore[union-attr]
             if not line or line.startswith("chsr mesh up"):
                 break
-        assert len(_servers(base)) == 6
+        assert len(_servers(base)) == 7
     finally:
         proc.kill()
         proc.wait(30)

@@ -27,7 +27,7 @@ from tests.ops.conftest import DEPLOY, OPS_REPORT
 from tests.ops.promql import Expr, dashboard_exprs, rule_exprs
 
 pytestmark = [pytest.mark.ops, pytest.mark.prometheus, pytest.mark.slow]
-SERVICES = ("gateway", "gate", "sparse", "dense", "fusion", "rerank")
+SERVICES = ("gateway", "gate", "sparse", "dense", "fusion", "rerank", "ingest")
 QUERIES = ("speed of a ball dropped from 2.5 m using conservation of energy",
            "why does a skydiver reach terminal velocity",
            "Northfield 2019 physics paper 1 question 3",
@@ -116,7 +116,7 @@ def served(prometheus: str, mesh: Mesh) -> str:
     """Queries served after Prometheus's first scrape, so rates see the increase."""
     from chsr.client import GatewayClient
 
-    wait_for("all six targets up", lambda: (lambda t: len(t) == 6 and set(t.values()) == {"up"})(
+    wait_for("all seven targets up", lambda: (lambda t: len(t) == len(SERVICES) and set(t.values()) == {"up"})(
         targets_up(prometheus)), 60)
     client = GatewayClient(mesh.gateway)
     for _ in range(2):  # the second round is answered from the result cache

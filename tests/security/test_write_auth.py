@@ -21,7 +21,7 @@ from chsr.config import Settings
 from chsr.interceptors import WRITE_METHODS
 from chsr.server import start_server
 from chsr.tls import channel_credentials
-from chsr.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc, retriever_pb2, retriever_pb2_grpc
+from chsr.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc, ingest_pb2, retriever_pb2, retriever_pb2_grpc
 from tests.conftest import REPO_ROOT
 from tests.security.pki import make_pki
 
@@ -66,7 +66,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[gateway_pb2_gr
     pki = make_pki(tmp_path_factory.mktemp("pki-token"))
     settings = Settings(ingest_token=TOKEN, tls_cert=str(pki.server.cert), tls_key=str(pki.server.key),
                         gate_addr=NOWHERE, sparse_addr=NOWHERE, dense_addr=NOWHERE, fusion_addr=NOWHERE,
-                        rerank_addr=NOWHERE)
+                        rerank_addr=NOWHERE, ingest_addr=NOWHERE)
     register, _ = server.build(settings)
     running = start_server("gateway", register, settings, port=0, metrics_port=0)
     channel = grpc.secure_channel(f"127.0.0.1:{running.port}", channel_credentials(Settings(tls_ca=str(pki.ca))))
@@ -83,12 +83,20 @@ def test_gateway_writes_without_the_token_are_unauthenticated(gateway, metadata)
                    metadata=metadata) == grpc.StatusCode.UNAUTHENTICATED
     assert code_of(gateway.Delete, gateway_pb2.DeleteRequest(doc_ids=["x"]),
                    metadata=metadata) == grpc.StatusCode.UNAUTHENTICATED
+    assert code_of(gateway.IngestFiles, iter([gateway_pb2.IngestFilesRequest(header=ingest_pb2.FileHeader(name="a.md")),
+                                              gateway_pb2.IngestFilesRequest(data=b"# A"),
+                                              gateway_pb2.IngestFilesRequest(end=ingest_pb2.FileEnd())]),
+                   metadata=metadata) == grpc.StatusCode.UNAUTHENTICATED
+    assert code_of(gateway.DeleteSource, gateway_pb2.DeleteSourceRequest(sources=["a.md"]),
+                   metadata=metadata) == grpc.StatusCode.UNAUTHENTICATED
 
 
 def test_the_token_lets_gateway_writes_through(gateway) -> None:  # type: ignore[no-untyped-def]
     assert code_of(gateway.Ingest, iter([]), metadata=AUTH) == grpc.StatusCode.OK
     # past the check, the (unreachable) backends answer
     assert code_of(gateway.Delete, gateway_pb2.DeleteRequest(doc_ids=["x"]), metadata=AUTH) == grpc.StatusCode.UNAVAILABLE
+    assert code_of(gateway.DeleteSource, gateway_pb2.DeleteSourceRequest(sources=["a.md"]),
+                   metadata=AUTH) == grpc.StatusCode.UNAVAILABLE
 
 
 def test_gateway_reads_need_no_token(gateway) -> None:  # type: ignore[no-untyped-def]

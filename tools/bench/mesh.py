@@ -1,6 +1,6 @@
 """The mesh a load run drives: an existing gateway, or one the benchmark starts itself.
 
-With ``--start-mesh`` the benchmark runs the six servers under the same
+With ``--start-mesh`` the benchmark runs the seven servers under the same
 :class:`~tools.cli.up_cmd.Supervisor` as ``chsr up`` (on a free block of
 loopback ports) and ingests a corpus; owning the processes is what lets it
 restart the dense service with micro-batching off for the lever comparison.
@@ -66,7 +66,7 @@ def bench_mesh(gateway: str | None, start: bool, backend: str, data_dir: Path | 
         yield BenchMesh(gateway or get_settings().gateway, data_dir or Settings().data_dir, backend)
         return
     root = data_dir or Path(tempfile.mkdtemp(prefix="chsr-bench-"))
-    base = free_port_block(14)
+    base = free_port_block(16)
     layout = MeshLayout("127.0.0.1", base, base + 8)
     sup = Supervisor(layout, backend, str(root / "data"), root / "logs", restart=False)
     sup.start_all(timeout_s=300)

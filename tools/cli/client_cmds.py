@@ -1,4 +1,4 @@
-"""Client commands: ingest, search, run, index stats/verify."""
+"""Client commands: ingest, search, context, run, index stats/verify/delete-source."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import grpc
 from tqdm import tqdm
 
 from chsr.client import GatewayClient, rpc_error_message
-from tools.corpus import CorpusError, read_corpus
+from tools.corpus import list_errors, parse_corpus, read_corpus
 from chsr.config import get_settings
 from tools.runfile import response_to_record, write_trec
 from chsr.relaxation import step_name
@@ -20,11 +20,33 @@ from chsr.relaxation import step_name
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ingest", help="ingest a BEIR corpus.jsonl through the gateway (idempotent by _id)")
-    p.add_argument("corpus", type=Path)
+    p = sub.add_parser("ingest", help="ingest files (PDF, DOCX, Markdown, HTML, text; folders and globs) or BEIR "
+                                      "corpus .jsonl files through the gateway (idempotent)")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files, folders (recursive) or quoted globs; *.jsonl are BEIR corpora")
+    p.add_argument("--manifest", type=Path, help="YAML or CSV mapping file paths/globs to curriculum fields")
+    p.add_argument("--root", type=Path, help="name files relative to this folder (default: what each PATH names)")
+    p.add_argument("--skip-invalid", action="store_true",
+                   help="JSONL: ingest the valid lines and list the skipped ones (default: a bad line refuses the file)")
+    p.add_argument("--json", action="store_true", help="print per-file results as JSON lines instead of a table")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--gateway", default=get_settings().gateway)
     p.add_argument("--batch-size", type=int, default=64)
     p.set_defaults(func=cmd_ingest)
+
+    p = sub.add_parser("context", help="a prompt-ready, cited context for a query under a token budget, "
+                                       "with an extractive answer")
+    p.add_argument("query")
+    p.add_argument("--budget", type=int, default=512, help="token budget of the context (default 512)")
+    p.add_argument("--pipeline", "-p", default="", help="default E")
+    p.add_argument("--candidates", type=int, default=0, help="search results to draw from (default 20)")
+    p.add_argument("--sentences", type=int, default=0, help="sentences in the extractive answer (default 3)")
+    p.add_argument("--strict", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the response as JSON")
+    p.add_argument("--gateway", default=get_settings().gateway)
+    for field in ("subject", "level", "year", "session", "paper", "content-type", "question-number", "language"):
+        p.add_argument(f"--{field}", action="append", help=f"client scope hint: {field} (repeatable)")
+    p.set_defaults(func=cmd_context)
 
     p = sub.add_parser("search", help="search through the gateway and print results with stage timings")
     p.add_argument("query")
@@ -53,10 +75,15 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     s = isub.add_parser("stats", help="document counts and generation per backend")
     s.add_argument("--gateway", default=get_settings().gateway)
     s.set_defaults(func=cmd_stats)
-    v = isub.add_parser("verify", help="compare the id sets of every backend (and a corpus, if given)")
+    v = isub.add_parser("verify", help="compare the ids and content hashes of every backend (and a corpus, if given)")
     v.add_argument("--corpus", type=Path)
+    v.add_argument("--source", default="", help="check one ingested file's chunks only")
     v.add_argument("--gateway", default=get_settings().gateway)
     v.set_defaults(func=cmd_verify)
+    d = isub.add_parser("delete-source", help="delete every chunk of ingested files (by source name) everywhere")
+    d.add_argument("sources", nargs="+", metavar="SOURCE")
+    d.add_argument("--gateway", default=get_settings().gateway)
+    d.set_defaults(func=cmd_delete_source)
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -65,21 +92,107 @@ def _fail(message: str, code: int = 2) -> int:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    if not args.corpus.exists():
-        return _fail(f"corpus: no such file: {args.corpus}")
+    corpora = [Path(p) for p in args.paths if p.lower().endswith(".jsonl")]
+    others = [p for p in args.paths if not p.lower().endswith(".jsonl")]
+    code = 0
+    for corpus in corpora:
+        code = max(code, _ingest_corpus(args, corpus))
+    if others:
+        code = max(code, _ingest_files(args, others))
+    return code
+
+
+def _ingest_corpus(args: argparse.Namespace, corpus: Path) -> int:
+    if not corpus.exists():
+        return _fail(f"corpus: no such file: {corpus}")
+    parsed = parse_corpus(corpus)
+    if parsed.errors and not args.skip_invalid:
+        return _fail(f"corpus rejected, nothing was sent (--skip-invalid ingests the valid lines):\n"
+                     f"{list_errors(parsed.errors)}")
+    if parsed.errors:
+        sys.stdout.write(f"skipped {len(parsed.errors)} invalid line(s) of {corpus}:\n"
+                         + "\n".join(f"  {e}" for e in parsed.errors) + "\n")
+    if not parsed.docs:
+        return _fail(f"corpus: {corpus} has no valid document")
+    bar = tqdm(total=len(parsed.docs), unit="doc", desc="ingest", file=sys.stderr, disable=args.no_progress)
     try:
-        docs = read_corpus(args.corpus)
-    except CorpusError as exc:
-        return _fail(f"corpus rejected, nothing was sent:\n{exc}")
-    bar = tqdm(total=len(docs), unit="doc", desc="ingest", file=sys.stderr)
-    try:
-        summary = GatewayClient(args.gateway).ingest(docs, args.batch_size, on_batch=bar.update)
+        summary = GatewayClient(args.gateway).ingest(parsed.docs, args.batch_size, on_batch=bar.update)
     except grpc.RpcError as exc:
         bar.close()
         return _fail(rpc_error_message(exc))
     bar.close()
     sys.stdout.write(f"received {summary.received}, indexed {summary.indexed}, unchanged {summary.unchanged}, "
-                     f"generation {summary.generation}\n")
+                     f"generation {summary.generation}" + (f", skipped {len(parsed.errors)}" if parsed.errors else "")
+                     + "\n")
+    return 0
+
+
+def _ingest_files(args: argparse.Namespace, paths: list[str]) -> int:
+    from services.ingest.errors import IngestFileError
+    from services.ingest.manifest import load_manifest
+    from tools.cli.ingest_files import FileBars, PathError, expand, results_of, summary_table
+
+    try:
+        files, skipped = expand(paths, args.root)
+    except PathError as exc:
+        return _fail(str(exc))
+    manifest = fmt = ""
+    if args.manifest:
+        try:
+            load_manifest(str(args.manifest))  # refuse an unreadable manifest before sending anything
+        except IngestFileError as exc:
+            return _fail(f"manifest: {exc.detail}")
+        manifest = args.manifest.read_text(encoding="utf-8")
+        fmt = "csv" if args.manifest.suffix.lower() == ".csv" else "yaml"
+    if skipped:
+        sys.stderr.write(f"ignored {len(skipped)} file(s) with other extensions, e.g. {skipped[0]}\n")
+    if not files:
+        return _fail("no files to ingest")
+    bars = FileBars({f.name: f.path.stat().st_size for f in files}, enabled=not args.no_progress)
+    client = GatewayClient(args.gateway)
+    try:
+        results, summary = results_of(client.ingest_files([(f.name, f.path) for f in files], manifest=manifest,
+                                                          manifest_format=fmt, manifest_name=str(args.manifest or "")),
+                                      bars)
+    except grpc.RpcError as exc:
+        return _fail(rpc_error_message(exc))
+    if args.json:
+        from google.protobuf.json_format import MessageToDict
+        for r in results:
+            sys.stdout.write(json.dumps(MessageToDict(r), ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(summary_table(results, summary) + "\n")
+    return 1 if any(r.HasField("error") for r in results) else 0
+
+
+def cmd_context(args: argparse.Namespace) -> int:
+    try:
+        resp = GatewayClient(args.gateway).context(args.query, args.budget, args.pipeline, _hints(args), args.strict,
+                                                   args.candidates, args.sentences)
+    except (grpc.RpcError, ValueError) as exc:
+        return _fail(rpc_error_message(exc) if isinstance(exc, grpc.RpcError) else str(exc))
+    if args.json:
+        from google.protobuf.json_format import MessageToJson
+        sys.stdout.write(MessageToJson(resp) + "\n")
+        return 0
+    out = [resp.context or "(no passages)", "",
+           f"-- {len(resp.passages)} passages, {resp.tokens}/{resp.budget_tokens} tokens, pipeline {resp.pipeline}, "
+           f"step {step_name(resp.final_step)}; {resp.duplicates_removed} duplicates removed, {resp.left_out} left out"
+           + (f"; degraded {list(resp.degraded)}" if resp.degraded else "")]
+    if resp.answer:
+        out += ["", "Answer (extractive):"] + [f"  [{a.passage}] {a.text}" for a in resp.answer]
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+def cmd_delete_source(args: argparse.Namespace) -> int:
+    try:
+        resp = GatewayClient(args.gateway).delete_sources(args.sources)
+    except grpc.RpcError as exc:
+        return _fail(rpc_error_message(exc))
+    for s in resp.sources:
+        sys.stdout.write(f"{s.source}: {s.deleted} chunks deleted\n")
+    sys.stdout.write(f"generation {resp.generation}\n")
     return 0
 
 
@@ -167,9 +280,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     expected = [d.id for d in read_corpus(args.corpus)] if args.corpus else []
-    resp = GatewayClient(args.gateway).verify(expected)
+    resp = GatewayClient(args.gateway).verify(expected, source=args.source)
     for b in resp.backends:
-        sys.stdout.write(f"{b.backend}: {b.count} ids, missing {b.missing_count}, extra {b.extra_count}"
-                         + (f" e.g. missing {list(b.missing[:5])}" if b.missing_count else "") + "\n")
+        sys.stdout.write(f"{b.backend}: {b.count} ids, missing {b.missing_count}, extra {b.extra_count}, "
+                         f"differing {b.differing_count}"
+                         + (f" e.g. missing {list(b.missing[:5])}" if b.missing_count else "")
+                         + (f" e.g. differing {list(b.differing[:5])}" if b.differing_count else "") + "\n")
+    if resp.inconsistent_source_count:
+        sys.stdout.write(f"inconsistent sources ({resp.inconsistent_source_count}): "
+                         f"{', '.join(resp.inconsistent_sources[:20])}\n")
     sys.stdout.write("consistent\n" if resp.consistent else "INCONSISTENT\n")
     return 0 if resp.consistent else 1

@@ -1,4 +1,4 @@
-"""`chsr up`: a small supervisor that runs the six servers as separate processes.
+"""`chsr up`: a small supervisor that runs the seven servers as separate processes.
 
 Each service is its own process (as in Kubernetes), started with the ports and
 backend chosen here, health-checked until SERVING, restarted if it dies, and
@@ -29,9 +29,9 @@ from chsr.stages import LEGS
 from tools.demo import DEMO_CORPUS
 
 log = logging.getLogger("chsr.up")
-SERVICES = ("gate", *LEGS, "fusion", "rerank", "gateway")
+SERVICES = ("gate", *LEGS, "fusion", "rerank", "ingest", "gateway")
 MODULES = {name: f"services.{name}.server" for name in SERVICES[:-1]} | {"gateway": "gateway.server"}
-OFFSETS = {"gateway": 0, "gate": 1, "sparse": 2, "dense": 3, "fusion": 4, "rerank": 5}
+OFFSETS = {"gateway": 0, "gate": 1, "sparse": 2, "dense": 3, "fusion": 4, "rerank": 5, "ingest": 6}
 _PR_SET_PDEATHSIG = 1
 
 
@@ -58,7 +58,7 @@ class MeshLayout:
             "CHSR_PORT": str(self.grpc_port(service)), "CHSR_METRICS_PORT": str(self.metrics_port(service)),
             "CHSR_GATE_ADDR": self.addr("gate"), "CHSR_SPARSE_ADDR": self.addr("sparse"),
             "CHSR_DENSE_ADDR": self.addr("dense"), "CHSR_FUSION_ADDR": self.addr("fusion"),
-            "CHSR_RERANK_ADDR": self.addr("rerank"), "PYTHONUNBUFFERED": "1",
+            "CHSR_RERANK_ADDR": self.addr("rerank"), "CHSR_INGEST_ADDR": self.addr("ingest"), "PYTHONUNBUFFERED": "1",
         })
         env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         if data_dir:
@@ -148,12 +148,12 @@ class Supervisor:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("up", help="start all six servers (gateway, gate, sparse, dense, fusion, rerank)")
+    p = sub.add_parser("up", help="start all seven servers (gateway, gate, sparse, dense, fusion, rerank, ingest)")
     settings = get_settings()
     p.add_argument("--backend", choices=[b.value for b in Backend], default=settings.backend.value)
     p.add_argument("--data-dir", default=str(settings.data_dir))
-    p.add_argument("--port", type=int, default=50051, help="gateway port; services use the next five")
-    p.add_argument("--metrics-base", type=int, default=9101, help="gateway /metrics port; services use the next five")
+    p.add_argument("--port", type=int, default=50051, help="gateway port; services use the next six")
+    p.add_argument("--metrics-base", type=int, default=9101, help="gateway /metrics port; services use the next six")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--log-dir", default=None, help="service logs (default: <data-dir>/logs or ~/.cache/chsr/logs)")
     p.add_argument("--demo", action="store_true", help="ingest the bundled demo corpus and answer a sample query")
@@ -181,7 +181,7 @@ def run_up(args: argparse.Namespace) -> int:
     try:
         sys.stdout.write(f"chsr mesh up ({args.backend}) in {time.monotonic() - started:.1f}s: gateway "
                          f"{layout.addr('gateway')}  metrics :{layout.metrics_port('gateway')}-"
-                         f"{layout.metrics_port('rerank')}  logs {log_dir}\n")
+                         f"{layout.metrics_port('ingest')}  logs {log_dir}\n")
         sys.stdout.flush()
         if args.demo:
             from tools.cli.demo import run_demo

@@ -18,6 +18,12 @@ Why it looks like this ("Backends"):
   ``max(ef, limit)``), then keeps the top k: near-exact, at several times the query cost.
   Filtered queries whose allow-list is below ``flatSearchCutoff`` (server default 40000) are
   brute-forced by Weaviate anyway, so on corpora of SciFact size gated queries are exact.
+* A chunk's citation and chunking digest are plain properties (``citation_source``,
+  ``citation_title``, ``page_start``, ``page_end``, ``heading_path`` (text[]),
+  ``citation_question_number``, ``chunking``), stored but neither searched nor filtered; a
+  collection made before they existed gets them added on first use. The chunks of one source
+  are listed with a ``source`` filter, paged by ``doc_id`` (keyset: Weaviate's cursor does not
+  combine with filters).
 * The generation lives in a one-object ``<Collection>Meta`` collection, bumped on every change.
   It is a read-modify-write guarded by a process lock: one dense service writes per collection.
 * Connection refused / timeouts / gRPC UNAVAILABLE become :class:`BackendUnavailable`; the client
@@ -39,7 +45,7 @@ import weaviate
 from weaviate.classes.config import Configure, DataType, Property, Tokenization, VectorDistances
 from weaviate.classes.data import DataObject
 from weaviate.classes.init import AdditionalConfig, Timeout
-from weaviate.classes.query import Filter, MetadataQuery
+from weaviate.classes.query import Filter, MetadataQuery, Sort
 from weaviate.collections import Collection
 from weaviate.connect import ConnectionParams
 from weaviate.exceptions import (UnexpectedStatusCodeError, WeaviateBaseError, WeaviateInsertManyAllFailedError,
@@ -47,8 +53,8 @@ from weaviate.exceptions import (UnexpectedStatusCodeError, WeaviateBaseError, W
 from weaviate.util import generate_uuid5
 
 from chsr.config import Settings
-from chsr.documents import METADATA_FIELDS, METADATA_INT, Doc
-from services.retrieval.backend import BackendUnavailable, Hit, ItemFailure, UpsertResult
+from chsr.documents import METADATA_FIELDS, METADATA_INT, Citation, Doc
+from services.retrieval.backend import BackendUnavailable, Hit, ItemFailure, StoredEntry, UpsertResult
 from chsr.scope import Scope
 from chsr.config import PassageMode
 
@@ -58,7 +64,13 @@ BATCH_SIZE = 200      # objects per insert_many call (fixed-size batches; ~0.5 M
 FETCH_CHUNK = 500
 EXACT_POOL = 0  # set CHSR_WEAVIATE_EXACT_POOL (e.g. 1000) to widen the HNSW walk for exact=True
 GENERATION_UUID = generate_uuid5("chsr-generation")
-RETURN_PROPS = ["doc_id", "title", "text", *METADATA_FIELDS]
+#: Citation fields: property name -> (Citation attribute, data type).
+CITATION_PROPS = {"citation_source": ("source", DataType.TEXT), "citation_title": ("title", DataType.TEXT),
+                  "page_start": ("page_start", DataType.INT), "page_end": ("page_end", DataType.INT),
+                  "heading_path": ("heading_path", DataType.TEXT_ARRAY),
+                  "citation_question_number": ("question_number", DataType.INT)}
+RETURN_PROPS = ["doc_id", "title", "text", *METADATA_FIELDS, *CITATION_PROPS, "chunking"]
+ENTRIES_PAGE = 1000
 _UNAVAILABLE_MARKERS = ("UNAVAILABLE", "DEADLINE_EXCEEDED", "Connection refused", "failed to connect", "timed out")
 
 
@@ -130,6 +142,12 @@ class WeaviateDenseBackend:
                                               max_connections=self._max_connections)
             _create(cols, name=self._collection_name, properties=_properties(),
                     vector_config=Configure.Vectors.self_provided(vector_index_config=hnsw))
+        else:  # made before citations were stored: add what is missing
+            coll = cols.get(self._collection_name)
+            have = {p.name for p in coll.config.get().properties}
+            for prop in _stored_properties():
+                if prop.name not in have:
+                    coll.config.add_property(prop)
         if not cols.exists(self._meta_name):
             _create(cols, name=self._meta_name, properties=[Property(name="generation", data_type=DataType.INT)],
                     vector_config=Configure.Vectors.self_provided())
@@ -244,6 +262,32 @@ class WeaviateDenseBackend:
                 return
             yield obj.properties["doc_id"]
 
+    def entries(self, source: str = "") -> Iterator[StoredEntry]:
+        """Id, content hash and source of every object, or of ``source``'s (keyset-paged by doc_id)."""
+        props = ["doc_id", "content_hash", "source"]
+        if not source:
+            with self._guard("entries"):
+                iterator = iter(self._coll().iterator(return_properties=props))
+            while True:
+                with self._guard("entries"):
+                    obj = next(iterator, None)
+                if obj is None:
+                    return
+                yield _entry(obj.properties)
+        last = ""
+        while True:
+            flt = Filter.by_property("source").equal(source)
+            if last:
+                flt = flt & Filter.by_property("doc_id").greater_than(last)
+            with self._guard("entries"):
+                resp = self._coll().query.fetch_objects(filters=flt, limit=ENTRIES_PAGE, return_properties=props,
+                                                        sort=Sort.by_property("doc_id", ascending=True))
+            for obj in resp.objects:
+                yield _entry(obj.properties)
+            if len(resp.objects) < ENTRIES_PAGE:
+                return
+            last = resp.objects[-1].properties["doc_id"]
+
     def generation(self) -> int:
         with self._guard("generation"):
             self._coll()
@@ -291,7 +335,20 @@ def _properties() -> list[Property]:
     for name in METADATA_FIELDS:
         props.append(Property(name=name, data_type=DataType.INT, index_filterable=True) if name in METADATA_INT
                      else keyword(name))
-    return props
+    return props + _stored_properties()
+
+
+def _stored_properties() -> list[Property]:
+    """Citation fields and the chunking digest: stored, neither searched nor filtered."""
+    def stored(name: str, kind: DataType) -> Property:
+        text = kind in (DataType.TEXT, DataType.TEXT_ARRAY)
+        return Property(name=name, data_type=kind, index_filterable=False, index_range_filters=False,
+                        **({"index_searchable": False, "tokenization": Tokenization.FIELD} if text else {}))
+    return [stored(name, kind) for name, (_, kind) in CITATION_PROPS.items()] + [stored("chunking", DataType.TEXT)]
+
+
+def _entry(props: dict[str, Any]) -> StoredEntry:
+    return StoredEntry(props["doc_id"], props.get("content_hash") or "", props.get("source") or "")
 
 
 def _create(cols: Any, **kwargs: Any) -> None:
@@ -317,9 +374,20 @@ def _to_properties(doc: Doc) -> dict[str, Any]:
     props: dict[str, Any] = {"doc_id": doc.id, "title": doc.title, "text": doc.text,
                              "content_hash": doc.content_hash()}
     props.update({k: v for k, v in doc.metadata.items() if k in METADATA_FIELDS and v is not None})
+    if doc.citation is not None:
+        cited = doc.citation.to_dict()
+        props.update({name: cited[attr] for name, (attr, _) in CITATION_PROPS.items() if cited[attr] is not None})
+    if doc.chunking:
+        props["chunking"] = doc.chunking
     return props
 
 
 def _from_properties(props: dict[str, Any]) -> Doc:
+    citation = None
+    if props.get("citation_source") is not None or props.get("citation_title") is not None:
+        citation = Citation.from_dict({attr: props.get(name) for name, (attr, _) in CITATION_PROPS.items()}
+                                      | {"source": props.get("citation_source") or "",
+                                         "title": props.get("citation_title") or ""})
     return Doc(id=props["doc_id"], text=props.get("text") or "", title=props.get("title") or "",
-               metadata={name: props.get(name) for name in METADATA_FIELDS})
+               metadata={name: props.get(name) for name in METADATA_FIELDS}, citation=citation,
+               chunking=props.get("chunking") or "")

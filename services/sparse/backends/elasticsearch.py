@@ -14,6 +14,10 @@ Why it looks like this ("Backends"):
   embedded backend's (and Lucene's) defaults.
 * Gating is pre-retrieval: each constrained field becomes one ``terms`` clause in
   ``bool.filter``; a document without the field never matches (null never matches).
+* A chunk's citation (``citation.*``) and chunking digest are stored, not indexed; an index
+  made before they existed gets them added to its mapping on first use (``put_mapping``: a
+  strict mapping takes new fields, never changed ones). ``source`` is a keyword, so the chunks
+  of one ingested file are listed by a ``term`` query.
 * The index generation is the ``_version`` of one document in ``<index>-meta``: ES bumps
   it atomically on every write, so no scripting module is needed (the integ-test-zip has
   no painless).
@@ -33,8 +37,8 @@ from elastic_transport import TransportError
 from elasticsearch import ApiError, Elasticsearch, NotFoundError
 
 from chsr.config import Settings
-from chsr.documents import METADATA_FIELDS, METADATA_INT, Doc
-from services.retrieval.backend import BackendUnavailable, Hit, ItemFailure, UpsertResult
+from chsr.documents import METADATA_FIELDS, METADATA_INT, Citation, Doc
+from services.retrieval.backend import BackendUnavailable, Hit, ItemFailure, StoredEntry, UpsertResult
 from chsr.scope import Scope
 
 log = logging.getLogger(__name__)
@@ -102,6 +106,7 @@ class ElasticsearchSparseBackend:
                     except ApiError as exc:
                         if exc.error != "resource_already_exists_exception":
                             raise
+            es.indices.put_mapping(index=self._index, properties=_citation_properties())  # older indexes
             self._ready = True
             log.info("elasticsearch index ready", extra={"index": self._index, "analyzer": self._analyzer})
 
@@ -119,6 +124,7 @@ class ElasticsearchSparseBackend:
         }
         for name in METADATA_FIELDS:
             props[name] = {"type": "integer"} if name in METADATA_INT else {"type": "keyword"}
+        props.update(_citation_properties())
         return {"dynamic": "strict", "properties": props}
 
     def _bump_generation(self) -> int:
@@ -228,6 +234,24 @@ class ElasticsearchSparseBackend:
                 return
             after = hits[-1]["sort"]
 
+    def entries(self, source: str = "") -> Iterator[StoredEntry]:
+        """Id, content hash and source of every document (or of ``source``'s), paged like :meth:`ids`."""
+        self._ensure()
+        query = {"term": {"source": source}} if source else {"match_all": {}}
+        after: list[Any] | None = None
+        while True:
+            with self._guard("entries"):
+                resp = self._es.search(index=self._index, size=IDS_PAGE, query=query, track_total_hits=False,
+                                       source=["content_hash", "source"], sort=[{"doc_id": "asc"}],
+                                       search_after=after)
+            hits = resp["hits"]["hits"]
+            for h in hits:
+                src = h.get("_source") or {}
+                yield StoredEntry(h["_id"], src.get("content_hash") or "", src.get("source") or "")
+            if len(hits) < IDS_PAGE:
+                return
+            after = hits[-1]["sort"]
+
     def generation(self) -> int:
         self._ensure()
         with self._guard("generation"):
@@ -296,15 +320,29 @@ def _single_node_settings() -> dict[str, Any]:
     return {"number_of_shards": 1, "number_of_replicas": 0}
 
 
+def _citation_properties() -> dict[str, Any]:
+    """Stored, never searched: ``index: false`` (and no doc values for strings)."""
+    def stored(kind: str) -> dict[str, Any]:
+        return {"type": kind, "index": False} | ({"doc_values": False} if kind == "keyword" else {})
+    citation = {name: stored("integer") for name in ("page_start", "page_end", "question_number")}
+    citation |= {name: stored("keyword") for name in ("source", "title", "heading_path")}
+    return {"citation": {"type": "object", "properties": citation}, "chunking": stored("keyword")}
+
+
 def _to_source(doc: Doc) -> dict[str, Any]:
     src: dict[str, Any] = {"doc_id": doc.id, "title": doc.title, "text": doc.text, "content_hash": doc.content_hash()}
     src.update({k: v for k, v in doc.metadata.items() if k in METADATA_FIELDS and v is not None})
+    if doc.citation is not None:
+        src["citation"] = {k: v for k, v in doc.citation.to_dict().items() if v is not None}
+    if doc.chunking:
+        src["chunking"] = doc.chunking
     return src
 
 
 def _from_source(doc_id: str, src: dict[str, Any]) -> Doc:
     return Doc(id=doc_id, text=src.get("text", ""), title=src.get("title", ""),
-               metadata={name: src.get(name) for name in METADATA_FIELDS})
+               metadata={name: src.get(name) for name in METADATA_FIELDS},
+               citation=Citation.from_dict(src.get("citation")), chunking=src.get("chunking") or "")
 
 
 def _item_failure(doc_id: str, error: dict[str, Any]) -> ItemFailure:

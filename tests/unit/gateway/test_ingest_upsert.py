@@ -31,7 +31,7 @@ OK = retriever_pb2.UpsertResponse(indexed=2)
 def test_reconnecting_backend_gets_one_bounded_wait() -> None:
     stub = ScriptedStub(grpc.StatusCode.UNAVAILABLE, OK)
     token = (("authorization", "Bearer t"),)
-    assert ingest._upsert(stub, retriever_pb2.UpsertRequest(), token, None) == OK
+    assert ingest.upsert_with_reconnect(stub, retriever_pb2.UpsertRequest(), token, None) == OK
     assert stub.calls == [{"timeout": ingest.UPSERT_TIMEOUT_S, "wait_for_ready": None, "metadata": token},
                           {"timeout": ingest.RECONNECT_WAIT_S, "wait_for_ready": True, "metadata": token}]
 
@@ -46,24 +46,24 @@ class Ctx:
 
 def test_upsert_timeouts_never_outlive_the_client_deadline() -> None:
     stub = ScriptedStub(grpc.StatusCode.UNAVAILABLE, OK)
-    ingest._upsert(stub, retriever_pb2.UpsertRequest(), (), Ctx(3.0))
+    ingest.upsert_with_reconnect(stub, retriever_pb2.UpsertRequest(), (), Ctx(3.0))
     assert [c["timeout"] for c in stub.calls] == [pytest.approx(3.0, abs=0.1), pytest.approx(3.0, abs=0.1)]
     stub = ScriptedStub(OK)
-    ingest._upsert(stub, retriever_pb2.UpsertRequest(), (), Ctx(9.22e18))  # gRPC's "no deadline"
+    ingest.upsert_with_reconnect(stub, retriever_pb2.UpsertRequest(), (), Ctx(9.22e18))  # gRPC's "no deadline"
     assert stub.calls[0]["timeout"] == ingest.UPSERT_TIMEOUT_S
 
 
 def test_backend_still_down_reports_unavailable_not_a_deadline() -> None:
     stub = ScriptedStub(grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
     with pytest.raises(grpc.RpcError) as err:
-        ingest._upsert(stub, retriever_pb2.UpsertRequest(), (), None)
+        ingest.upsert_with_reconnect(stub, retriever_pb2.UpsertRequest(), (), None)
     assert err.value.code() == grpc.StatusCode.UNAVAILABLE
 
 
 def test_other_errors_are_not_retried() -> None:
     stub = ScriptedStub(grpc.StatusCode.INVALID_ARGUMENT)
     with pytest.raises(grpc.RpcError) as err:
-        ingest._upsert(stub, retriever_pb2.UpsertRequest(), (), None)
+        ingest.upsert_with_reconnect(stub, retriever_pb2.UpsertRequest(), (), None)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and len(stub.calls) == 1
 
 

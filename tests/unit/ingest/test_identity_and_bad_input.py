@@ -7,7 +7,8 @@ import io
 import pytest
 
 from services.ingest.errors import FileErrorReason
-from services.ingest.identity import chunk_id, plan_ingest
+from gateway.file_plan import plan_ingest
+from services.ingest.identity import chunk_id
 from services.ingest.manifest import parse_manifest
 from services.ingest.pipeline import IngestLimits, ingest_file
 from tests.unit.ingest.conftest import docx_bytes

@@ -7,7 +7,7 @@ import pytest
 from services.ingest.normalise import join_lines, normalise_text
 from services.ingest.parsers.pdf_furniture import find_furniture
 from services.ingest.parsers.pdf_layout import Segment, find_gutter, reading_order
-from services.ingest.sentences import split_sentences
+from chsr.text import split_sentences
 
 pytestmark = pytest.mark.unit
 
