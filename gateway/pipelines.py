@@ -88,6 +88,29 @@ _BASE: list[PipelineConfig] = [
     PipelineConfig("rrf_dedup", "RRF + Jaccard dedup 0.65", rerank=("dedup",), rerank_params=_p(dedup_threshold="0.65")),
     PipelineConfig("rrf_dedup_mmr", "RRF + Jaccard dedup 0.65 + MMR lambda 0.7", rerank=("dedup", "mmr"),
                    rerank_params=_p(dedup_threshold="0.65", mmr_lambda="0.7")),
+    # Seed 003's further legs: #2 TF-IDF, #9 PPMI + BM25 RRF, #14 knowledge-graph RRF, #13 SPECTER2
+    PipelineConfig("tfidf", "TF-IDF cosine, sublinear tf (seed 003 #2)", legs=("tfidf",)),
+    PipelineConfig("ppmi", "PPMI distributional retriever alone (window 5, vocabulary 1,500, max context 50)",
+                   legs=("ppmi",)),
+    PipelineConfig("ppmi_rrf", "PPMI + BM25, RRF k=60 (seed 003 #9)", legs=("sparse", "ppmi")),
+    PipelineConfig("kg", "knowledge-graph leg alone: IDF-weighted entity activation, 1-hop, Louvain fallback",
+                   legs=("graph",)),
+    PipelineConfig("kg_rrf", "BM25 + TF-IDF + knowledge graph, RRF k=60, Jaccard dedup 0.65, MMR 0.7 (seed 003 #14)",
+                   legs=("sparse", "tfidf", "graph"), rerank=("dedup", "mmr"),
+                   rerank_params=_p(dedup_threshold="0.65", mmr_lambda="0.7")),
+    PipelineConfig("kg_rrf_plain", "BM25 + TF-IDF + knowledge graph, RRF k=60 (no dedup / MMR)",
+                   legs=("sparse", "tfidf", "graph")),
+    # Seed 003 as written: its "hybrid" second signal is TF-IDF, not a neural encoder (#3-8)
+    PipelineConfig("rrf_tfidf", "BM25 + TF-IDF, RRF k=60 (seed 003 #6)", legs=("sparse", "tfidf")),
+    PipelineConfig("rrf_tfidf_dedup", "BM25 + TF-IDF RRF + Jaccard dedup 0.65 (seed 003 #7)",
+                   legs=("sparse", "tfidf"), rerank=("dedup",), rerank_params=_p(dedup_threshold="0.65")),
+    PipelineConfig("rrf_tfidf_dedup_mmr", "BM25 + TF-IDF RRF + dedup 0.65 + MMR 0.7 (seed 003 #8)",
+                   legs=("sparse", "tfidf"), rerank=("dedup", "mmr"),
+                   rerank_params=_p(dedup_threshold="0.65", mmr_lambda="0.7")),
+    *[PipelineConfig(f"linear_tfidf_{a}", f"min-max BM25 + TF-IDF blend, TF-IDF weight {a} (seed 003 #3-5)",
+                     legs=("sparse", "tfidf"), fusion_mode="linear",
+                     fusion_params=_p(alpha=f"{1 - float(a):.1f}", norm="minmax")) for a in ("0.3", "0.5", "0.7")],
+    PipelineConfig("specter2", "SPECTER2 scientific bi-encoder (seed 003 #13): unavailable here", legs=("specter2",)),
 ]
 
 

@@ -66,7 +66,7 @@ def bench_mesh(gateway: str | None, start: bool, backend: str, data_dir: Path | 
         yield BenchMesh(gateway or get_settings().gateway, data_dir or Settings().data_dir, backend)
         return
     root = data_dir or Path(tempfile.mkdtemp(prefix="chsr-bench-"))
-    base = free_port_block(14)
+    base = free_port_block(16)
     layout = MeshLayout("127.0.0.1", base, base + 8)
     sup = Supervisor(layout, backend, str(root / "data"), root / "logs", restart=False)
     sup.start_all(timeout_s=300)
