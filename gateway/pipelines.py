@@ -125,6 +125,7 @@ _CE = [
     _with_cross_encoder(_BY_NAME["hybrid_fixed"], "hybrid_fixed_rerank"),
     _with_cross_encoder(_BY_NAME["hybrid_calibrated"], "hybrid_calibrated_rerank"),
     _with_cross_encoder(_BY_NAME["linear_0.5"], "linear_0.5_ce"),
+    _with_cross_encoder(_BY_NAME["rrf_tfidf"], "rrf_tfidf_ce"),   # seed 003 #10: the CE alone over its RRF pool
 ]
 PIPELINES: dict[str, PipelineConfig] = {p.name: p for p in _BASE + _CE}
 

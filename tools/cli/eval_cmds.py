@@ -50,6 +50,16 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--max-cases", type=int, help="keep the first N cases (smoke runs)")
     c.set_defaults(func=cmd_cerb)
 
+    s = esub.add_parser("strategies", help="seed 003's fifteen strategies through the gateway (MRR, R@1/3/5, "
+                                            "nDCG@5, entity/relation coverage); writes <out>/<dataset>.json")
+    s.add_argument("dataset", choices=("scifact", "curriculum"))
+    s.add_argument("data_dir", type=Path, help="the BEIR folder (scifact) or the curriculum folder")
+    s.add_argument("--targets", type=Path, default=Path("benchmarks/strategies/targets.jsonl"))
+    s.add_argument("--gateway", default=get_settings().gateway)
+    s.add_argument("--out", type=Path, default=Path("benchmarks/strategies"))
+    s.add_argument("--concurrency", type=int, default=1)
+    s.set_defaults(func=cmd_strategies)
+
 
 def _pipelines(value: str) -> tuple[str, ...]:
     names = tuple(dict.fromkeys(p.strip() for p in value.split(",") if p.strip()))
@@ -92,6 +102,25 @@ def cmd_beir(args: argparse.Namespace) -> int:
     sys.stdout.write(f"wrote {args.out}/README.md: {summary}" + (f" ({failed} failed requests)" if failed else "")
                      + "\n")
     return 1 if failed else 0
+
+
+def cmd_strategies(args: argparse.Namespace) -> int:
+    from chsr.client import GatewayClient
+    from tools.eval import strategies as st
+    from tools.eval.strategies_report import save
+
+    try:
+        data = st.load_scifact(args.data_dir) if args.dataset == "scifact" else st.load_curriculum(args.data_dir)
+        targets = st.load_targets(args.targets, args.dataset) if args.targets.exists() else {}
+        result = st.evaluate(GatewayClient(args.gateway), data, targets, concurrency=args.concurrency)
+    except grpc.RpcError as exc:
+        return _fail(rpc_error_message(exc))
+    except (OSError, ValueError, RuntimeError) as exc:
+        return _fail(str(exc))
+    save(args.out, result)
+    summary = ", ".join(f"#{r['number']} MRR {r['mrr@10']:.3f}" for r in result["rows"] if r["available"])
+    sys.stdout.write(f"wrote {args.out}/{args.dataset}.json: {summary}\n")
+    return 0
 
 
 def cmd_cerb(args: argparse.Namespace) -> int:
