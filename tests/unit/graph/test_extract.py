@@ -33,3 +33,8 @@ def test_query_entities_match_known_keys_without_capitals():
     known = {"bind constraint thesi": 0, "cancer": 1}
     assert query_entities("How does the binding constraint thesis affect harness comparisons?", known) == \
         ["bind constraint thesi"]
+
+
+def test_query_entities_prefer_the_longest_match():
+    known = {"breast cancer": 0, "cancer": 1, "tumor": 2}
+    assert query_entities("breast cancer and tumor size", known) == ["breast cancer", "tumor"]
