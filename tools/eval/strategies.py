@@ -54,7 +54,7 @@ STRATEGIES: tuple[Strategy, ...] = (
     Strategy(7, "RRF + Deduplication", "rrf_tfidf_dedup", "+ Jaccard dedup 0.65"),
     Strategy(8, "RRF + Dedup + MMR", "rrf_tfidf_dedup_mmr", "+ MMR λ 0.7"),
     Strategy(9, "PPMI + BM25 RRF", "ppmi_rrf", "PPMI window 5, vocabulary 1,500, max context 50; RRF"),
-    Strategy(10, "Cross-Encoder Re-rank", "rrf_tfidf_ce", "cross-encoder trained here (seed: MS MARCO) over the "
+    Strategy(10, "Cross-Encoder Re-rank", "rrf_tfidf_ce_alone", "cross-encoder trained here (seed: MS MARCO) over the "
                                                          "50-candidate BM25 + TF-IDF RRF pool"),
     Strategy(11, "Sentence-Transformer (MiniLM)", "dense", "all-MiniLM-L6-v2, exact cosine"),
     Strategy(12, "Adaptive Hybrid", "adaptive", "per-query alpha, BM25 + MiniLM"),

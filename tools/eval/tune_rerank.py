@@ -48,6 +48,50 @@ def blended_run(pools: dict[str, list[tuple[str, float]]], ce: dict[tuple[str, s
     return run
 
 
+def scoring_p95_ms(client: GatewayClient, scorer: OnnxCrossEncoderScorer, queries: Sequence[str],
+                   pipeline: str, pools: Sequence[int]) -> dict[int, float]:
+    """p95 of scoring a real pool of each size (one call per query, as the rerank server makes it)."""
+    texts = {}
+    for q in queries:
+        resp = client.search(q, max(pools), pipeline, no_cache=True, timeout=60)
+        texts[q] = [f"{r.title}\n{r.text}" if r.title else r.text for r in resp.results]
+    scorer.score(queries[0], texts[queries[0]][:5])  # warm
+    out = {}
+    for p in pools:
+        times = []
+        for q in queries:
+            t0 = time.perf_counter()
+            scorer.score(q, texts[q][:p])
+            times.append((time.perf_counter() - t0) * 1000)
+        out[p] = float(np.percentile(times, 95))
+    return out
+
+
+def choose(grid: dict[str, float], p95: dict[int, float], budget_ms: float, pools: Sequence[int],
+           pool: int | None = None) -> tuple[int, float]:
+    """Best nDCG@10 among cells whose pool fits the budget (or is ``pool``); ties: smaller weight, then
+    smaller pool."""
+    fits = [(v, -float(c.split(":")[1]), -int(c.split(":")[0]), c) for c, v in grid.items()
+            if (int(c.split(":")[0]) == pool if pool else p95[int(c.split(":")[0])] <= budget_ms)]
+    best = max(fits)[3] if fits else f"{min(pools)}:0.0"
+    return int(best.split(":")[0]), float(best.split(":")[1])
+
+
+def reselect(previous: dict, gateway: str, model: Path, latency_queries: Sequence[str], budget_ms: float,
+             pool: int | None = None) -> dict:
+    """Re-measure the scoring p95 and re-choose from a previous run's grid (no re-scoring of train)."""
+    scorer = OnnxCrossEncoderScorer(model, get_settings().cache_dir, max_length=previous["max_length"])
+    scorer.ensure_loaded()
+    pools = [int(p) for p in previous["pools"]]
+    p95 = scoring_p95_ms(GatewayClient(gateway), scorer, latency_queries, next(iter(previous["pipelines"])), pools)
+    out = {**previous, "scoring_p95_ms": p95, "p95_budget_ms": budget_ms, "fixed_pool": pool}
+    out.pop("scoring_p95_ms_estimate", None)
+    for v in out["pipelines"].values():
+        chosen, weight = choose(v["grid"], p95, budget_ms, pools, pool)
+        v["best"] = {"pool": chosen, "ce_weight": weight, "ndcg@10": v["grid"][f"{chosen}:{weight}"]}
+    return out
+
+
 def tune(data_dir: Path, gateway: str, pipelines: Sequence[str], model: Path, pools: Sequence[int],
          max_length: int, p95_budget_ms: float, split: str, max_queries: int | None) -> dict:
     if split == "test":
@@ -58,7 +102,6 @@ def tune(data_dir: Path, gateway: str, pipelines: Sequence[str], model: Path, po
     scorer.ensure_loaded()
     k = max(pools)
     ce: dict[tuple[str, str], float] = {}
-    timings: dict[int, list[float]] = {p: [] for p in pools}
     out: dict = {"split": split, "queries": len(data.queries), "model": str(model), "max_length": max_length,
                  "pools": list(pools), "weights": list(WEIGHTS), "p95_budget_ms": p95_budget_ms, "pipelines": {}}
     base_pools: dict[str, dict[str, list[tuple[str, float]]]] = {}
@@ -72,27 +115,21 @@ def tune(data_dir: Path, gateway: str, pipelines: Sequence[str], model: Path, po
             todo = [(d, r.title + "\n" + r.text if r.title else r.text) for (d, _), r in zip(cands, resp.results)
                     if (qid, d) not in ce]
             if todo:
-                t0 = time.perf_counter()
                 for (d, _), s in zip(todo, scorer.score(text, [t for _, t in todo])):
                     ce[(qid, d)] = float(s)
-                per_pair = (time.perf_counter() - t0) * 1000 / len(todo)
-                for p in pools:
-                    timings[p].append(per_pair * min(p, len(cands)))
             if i % 100 == 0:
                 log.info("%s: %d/%d queries, %d pairs scored", name, i, len(data.queries), len(ce))
         log.info("%s pools in %.0fs", name, time.perf_counter() - started)
-    p95 = {p: float(np.percentile(timings[p], 95)) if timings[p] else 0.0 for p in pools}
-    out["scoring_p95_ms_estimate"] = p95
+    p95 = scoring_p95_ms(client, scorer, list(data.queries.values())[:30], pipelines[0], pools)
+    out["scoring_p95_ms"] = p95
     for name, qpools in base_pools.items():
         grid = {}
         for p in pools:
             for w in WEIGHTS:
                 grid[f"{p}:{w}"] = qm.evaluate(data.qrels, blended_run(qpools, ce, p, w), ["ndcg@10"])["ndcg@10"]
         base = grid[f"{pools[0]}:0.0"]
-        fits = [(v, -float(c.split(":")[1]), -int(c.split(":")[0]), c) for c, v in grid.items()
-                if p95[int(c.split(":")[0])] <= p95_budget_ms]
-        best = max(fits)[3] if fits else f"{pools[0]}:0.0"
-        pool, weight = int(best.split(":")[0]), float(best.split(":")[1])
+        pool, weight = choose(grid, p95, p95_budget_ms, pools)
+        best = f"{pool}:{weight}"
         ce_alone = max(grid[f"{p}:1.0"] for p in pools)
         out["pipelines"][name] = {"first_stage_ndcg@10": base, "best": {"pool": pool, "ce_weight": weight,
                                   "ndcg@10": grid[best]}, "ce_alone_best_ndcg@10": ce_alone, "grid": grid}
@@ -113,8 +150,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--split", default="train")
     ap.add_argument("--max-queries", type=int, default=None)
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--reselect", action="store_true", help="keep --out's grid; re-measure p95 and re-choose")
+    ap.add_argument("--pool", type=int, default=None, help="with --reselect: fix the pool (the p95 was measured "
+                    "on a quiet machine), choose only the weight")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    if args.reselect:
+        previous = json.loads(args.out.read_text(encoding="utf-8"))
+        data = load_beir(args.data_dir, previous["split"], 30)
+        result = reselect(previous, args.gateway, args.cross_encoder, list(data.queries.values()), args.p95_budget_ms,
+                          args.pool)
+        args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        return 0
     result = tune(args.data_dir, args.gateway, [p for p in args.pipelines.split(",") if p], args.cross_encoder,
                   [int(p) for p in args.pools.split(",")], args.max_length, args.p95_budget_ms, args.split,
                   args.max_queries)
