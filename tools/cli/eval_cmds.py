@@ -33,6 +33,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--out", type=Path, default=Path("benchmarks/scifact"))
     b.add_argument("--concurrency", type=int, default=2, help="requests in flight (2: the 2-core reference machine)")
     b.add_argument("--max-queries", type=int, help="keep the first N queries of the split (smoke runs)")
+    b.add_argument("--pairs", default="", help="extra paired bootstraps, pipeline:reference,... (e.g. rrf_ce:rrf)")
     b.add_argument("--h1-pipeline", help="pipeline whose entropies/quality form the README's H1 table "
                                          "(default: the first entropy-fusion pipeline run)")
     b.set_defaults(func=cmd_beir)
@@ -89,7 +90,8 @@ def cmd_beir(args: argparse.Namespace) -> int:
 
     try:
         cfg = BeirConfig(args.data_dir, args.split, _pipelines(args.pipelines), args.baseline, args.k, args.gateway,
-                         args.out, args.concurrency, args.max_queries, args.h1_pipeline)
+                         args.out, args.concurrency, args.max_queries, args.h1_pipeline,
+                         tuple(tuple(p.split(":", 1)) for p in args.pairs.split(",") if ":" in p))  # type: ignore[misc]
         _check_pipelines(args.gateway, cfg.pipelines + (cfg.baseline,))
         results, runs = run_beir(cfg)
     except grpc.RpcError as exc:
