@@ -35,6 +35,7 @@ up() {  # $1 = data dir; waits until the gateway answers
 down() { kill "$UP"; wait "$UP" 2>/dev/null || true; trap - EXIT; }
 
 has() { [[ " $STEPS " == *" $1 "* ]]; }
+squeeze() { gzip -f9 "$1"/per_query.jsonl "$1"/runs/*.trec 2>/dev/null || true; }  # keep reports small
 
 if has cost; then
   $PY -m tools.bench.legs_cost --out benchmarks/legs-cost ${CHSR_BENCH_ES_URL:+--es-url "$CHSR_BENCH_ES_URL"}
@@ -53,10 +54,12 @@ if has scifact || has tune || has strategies; then
   if has scifact; then
     $CLI eval beir "$SF" --split test --gateway "$GW" --concurrency 2 --baseline sparse --out benchmarks/scifact-legs \
       --pipelines rrf,sparse,dense,tfidf,ppmi,ppmi_rrf,kg,kg_rrf,kg_rrf_plain,rrf_tfidf
+    squeeze benchmarks/scifact-legs
     $CLI eval beir "$SF" --split test --gateway "$GW" --concurrency 1 --baseline rrf --h1-pipeline hybrid_calibrated \
       --pipelines rrf,rrf_ce,hybrid_fixed,hybrid_fixed_rerank,linear_0.5,linear_0.5_ce,hybrid_calibrated,hybrid_calibrated_rerank,hybrid_fixed_rerank20,hybrid_fixed_ce_alone \
       --pairs rrf_ce:rrf,hybrid_fixed_rerank:hybrid_fixed,linear_0.5_ce:linear_0.5,hybrid_calibrated_rerank:hybrid_calibrated,hybrid_fixed_rerank20:hybrid_fixed,hybrid_fixed_ce_alone:hybrid_fixed \
       --out benchmarks/scifact-rerank
+    squeeze benchmarks/scifact-rerank
   fi
   has strategies && $CLI eval strategies scifact "$SF" --gateway "$GW" --out benchmarks/strategies
   down
