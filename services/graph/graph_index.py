@@ -20,6 +20,7 @@ The decays are ours (the seed names the mechanism, not values).
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -75,6 +76,7 @@ class GraphIndex:
     _community: np.ndarray | None = field(default=None, repr=False)
     _spread: sparse.csr_matrix | None = field(default=None, repr=False)
     louvain_seconds: float = 0.0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
     def build(cls, extractions: Sequence[Extraction]) -> "GraphIndex":
@@ -116,13 +118,14 @@ class GraphIndex:
 
     def communities(self) -> np.ndarray:
         """Louvain communities of the entities seen in >= 2 documents (computed once, on first need)."""
-        if self._community is None:
-            started = time.perf_counter()
-            self._community = louvain(self.adjacency, np.flatnonzero(self.df >= 2))
-            self.louvain_seconds = time.perf_counter() - started
-            log.info("louvain communities", extra={"entities": len(self.entities),
-                                                    "communities": int(self._community.max() + 1),
-                                                    "seconds": round(self.louvain_seconds, 2)})
+        with self._lock:  # concurrent first queries compute it once
+            if self._community is None:
+                started = time.perf_counter()
+                self._community = louvain(self.adjacency, np.flatnonzero(self.df >= 2))
+                self.louvain_seconds = time.perf_counter() - started
+                log.info("louvain communities", extra={"entities": len(self.entities),
+                                                        "communities": int(self._community.max() + 1),
+                                                        "seconds": round(self.louvain_seconds, 2)})
         return self._community
 
     def activation(self, query_keys: Sequence[str]) -> np.ndarray:
