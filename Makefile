@@ -28,7 +28,7 @@ lint: check-protos
 
 ## One image per server (needs a Docker engine; none runs on the development machines).
 images:
-	for s in gateway gate sparse dense fusion rerank ingest; do docker build --build-arg SERVICE=$$s -t chsr/$$s:0.2.0 . || exit 1; done
+	for s in gateway gate sparse dense fusion rerank ingest graph; do docker build --build-arg SERVICE=$$s -t chsr/$$s:0.2.0 . || exit 1; done
 
 up:
 	.venv/bin/chsr up

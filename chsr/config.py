@@ -13,13 +13,15 @@ from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from chsr.stages import DEFAULT_ENABLED_LEGS, KNOWN_LEGS, retrieval_servers
+
 DEFAULT_PORTS = {"gateway": 50051, "gate": 50052, "sparse": 50053, "dense": 50054, "fusion": 50055, "rerank": 50056,
-                 "ingest": 50057}
+                 "ingest": 50057, "graph": 50058}
 DEFAULT_METRICS_PORTS = {"gateway": 9101, "gate": 9102, "sparse": 9103, "dense": 9104, "fusion": 9105, "rerank": 9106,
-                         "ingest": 9107}
+                         "ingest": 9107, "graph": 9108}
 
 
 class Backend(str, Enum):
@@ -79,6 +81,10 @@ class Settings(BaseSettings):
     fusion_addr: str = "127.0.0.1:50055"
     rerank_addr: str = "127.0.0.1:50056"
     ingest_addr: str = "127.0.0.1:50057"
+    graph_addr: str = "127.0.0.1:50058"
+    #: Enabled retrieval legs (comma-separated; chsr/stages.py KNOWN_LEGS). Their servers get every
+    #: write and `chsr up` starts them; a pipeline naming another leg is FAILED_PRECONDITION.
+    legs: str = ",".join(DEFAULT_ENABLED_LEGS)
 
     es_url: str = "http://127.0.0.1:19200"
     es_index: str = "chsr-chunks"
@@ -136,6 +142,25 @@ class Settings(BaseSettings):
         own = {"scifact": self.scifact_dir, "curriculum": self.curriculum_dir}.get(name)
         return own if own is not None else self.shared_data / name
 
+    @field_validator("legs")
+    @classmethod
+    def _known_legs(cls, value: str) -> str:
+        names = [v.strip() for v in value.split(",") if v.strip()]
+        unknown = [n for n in names if n not in KNOWN_LEGS]
+        if unknown or not names:
+            raise ValueError(f"unknown leg(s) {unknown or value!r}; valid: {', '.join(KNOWN_LEGS)}")
+        return ",".join(dict.fromkeys(names))
+
+    @property
+    def enabled_legs(self) -> tuple[str, ...]:
+        """``CHSR_LEGS`` as a tuple of leg names (validated at start-up)."""
+        return tuple(self.legs.split(","))
+
+    @property
+    def retrieval_servers(self) -> tuple[str, ...]:
+        """The servers of the enabled legs: each holds the corpus and gets every write."""
+        return retrieval_servers(self.enabled_legs)
+
     @property
     def writer_identity_list(self) -> list[str]:
         """``CHSR_WRITER_IDENTITIES=gateway,ingest-job`` as a list."""
@@ -148,9 +173,10 @@ class Settings(BaseSettings):
         return self.metrics_port if self.metrics_port is not None else DEFAULT_METRICS_PORTS[service]
 
     def stage_addr(self, stage: str) -> str:
-        """Where the gateway finds ``stage`` ("gate", "sparse", "dense", "fusion", "rerank", "ingest")."""
+        """Where the gateway finds ``stage`` ("gate", "sparse", "dense", "graph", "fusion", "rerank", "ingest")."""
         return {"gate": self.gate_addr, "sparse": self.sparse_addr, "dense": self.dense_addr,
-                "fusion": self.fusion_addr, "rerank": self.rerank_addr, "ingest": self.ingest_addr}[stage]
+                "graph": self.graph_addr, "fusion": self.fusion_addr, "rerank": self.rerank_addr,
+                "ingest": self.ingest_addr}[stage]
 
 
 def load_settings() -> Settings:

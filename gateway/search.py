@@ -78,6 +78,7 @@ class SearchService:
         unbounded remaining time of a call without a deadline."""
         budget = Budget(budget_s)
         started = time.perf_counter()
+        self._steps.check_legs(plan.pipeline)
         key, degraded, locked = None, [], False
         if not plan.request.no_cache:
             cached, key, degraded = self._cache_lookup(plan)

@@ -10,14 +10,12 @@ from chsr.channels import get_channel
 from chsr.config import Backend, Settings
 from chsr.health_probe import grpc_health_check, start_probe
 from chsr.server import run_service
-from chsr.stages import LEGS
 from chsr.v1 import gateway_pb2, gateway_pb2_grpc
 from gateway.cache.base import ResultCache
 from gateway.servicer import GatewayServicer
 from gateway.stubs import StageStubs
 
 log = logging.getLogger(__name__)
-STAGES = ("gate", *LEGS, "fusion", "rerank", "ingest")
 
 
 def build_cache(settings: Settings) -> ResultCache:
@@ -29,7 +27,7 @@ def build_cache(settings: Settings) -> ResultCache:
 
 
 def start_stage_probes(settings: Settings) -> None:
-    for stage in STAGES:
+    for stage in ("gate", *settings.retrieval_servers, "fusion", "rerank", "ingest"):
         start_probe(stage, grpc_health_check(get_channel(settings.stage_addr(stage), settings)))
 
 

@@ -188,7 +188,9 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
                       context: grpc.ServicerContext) -> gateway_pb2.ListPipelinesResponse:
         resp = gateway_pb2.ListPipelinesResponse(default_pipeline=self._settings.default_pipeline)
         for p in PIPELINES.values():
-            resp.pipelines.add(name=p.name, description=p.description)
+            reasons = [r for r in (self._stubs.unavailable_reason(leg) for leg in p.legs) if r]
+            resp.pipelines.add(name=p.name, description=p.description, legs=p.legs, available=not reasons,
+                               unavailable_reason="; ".join(reasons))
         return resp
 
     def _bump_generation(self) -> None:

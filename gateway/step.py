@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import grpc
 
-from chsr.errors import DeadlineExceeded, Unavailable
+from chsr.errors import DeadlineExceeded, FailedPrecondition, Unavailable
 from chsr.metrics import BACKEND_ERRORS
 from chsr.stages import LEXICAL_LEG
 from chsr.v1 import common_pb2, fusion_pb2, gate_pb2, rerank_pb2, retriever_pb2
@@ -43,10 +43,14 @@ class StepResult:
 
 
 def _failed(what: str, errors: list[grpc.RpcError]) -> Exception:
-    """Every attempt failed: DEADLINE_EXCEEDED if they all timed out, else UNAVAILABLE."""
+    """Every attempt failed: DEADLINE_EXCEEDED if they all timed out, FAILED_PRECONDITION if every
+    server said it is not set up for the request (e.g. TF-IDF over an empty index, a graph leg over
+    an index built without a graph), else UNAVAILABLE."""
     details = "; ".join(e.details() or e.code().name for e in errors)
     if errors and all(e.code() == grpc.StatusCode.DEADLINE_EXCEEDED for e in errors):
         return DeadlineExceeded(f"{what}: {details}")
+    if errors and all(e.code() == grpc.StatusCode.FAILED_PRECONDITION for e in errors):
+        return FailedPrecondition(f"{what}: {details}")
     return Unavailable(f"{what}: {details}")
 
 
@@ -60,6 +64,14 @@ class StepRunner:
     def __init__(self, stubs: StageStubs, executor: ThreadPoolExecutor) -> None:
         self._stubs = stubs
         self._executor = executor
+
+    def check_legs(self, pipeline: PipelineConfig) -> None:
+        """FAILED_PRECONDITION naming the first leg of ``pipeline`` this mesh cannot serve (not enabled
+        in ``CHSR_LEGS``, or a model whose weights are not available here, such as SPECTER2)."""
+        for leg in pipeline.legs:
+            reason = self._stubs.unavailable_reason(leg)
+            if reason:
+                raise FailedPrecondition(f"pipeline '{pipeline.name}' needs leg '{leg}': {reason}")
 
     def run(self, query: str, step: common_pb2.LadderStep, flt: common_pb2.Scope, scope: common_pb2.Scope,
             pipeline: PipelineConfig, k: int, budget: Budget, preference: Preference = Preference()) -> StepResult:
@@ -121,7 +133,8 @@ class StepRunner:
                 errors.append(exc)
                 BACKEND_ERRORS.labels(leg, exc.code().name.lower()).inc()
                 out.degraded.append(f"{leg}_unavailable")
-                log.warning("retrieval leg failed", extra={"leg": leg, "code": exc.code().name})
+                log.warning("retrieval leg failed", extra={"leg": leg, "code": exc.code().name,
+                                                           "details": (exc.details() or "")[:300]})
                 continue
             out.add_time(leg, ms)
             lists[leg] = list(resp.candidates)

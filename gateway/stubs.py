@@ -17,8 +17,8 @@ from typing import Any
 
 from chsr.channels import get_channel
 from chsr.config import Settings
-from chsr.errors import InvalidArgument
-from chsr.stages import KNOWN_LEGS, LEGS, RETRIEVAL_SERVERS, LegSpec
+from chsr.errors import FailedPrecondition
+from chsr.stages import KNOWN_LEGS, LEGS, UNAVAILABLE_LEGS, LegSpec
 from chsr.v1 import fusion_pb2_grpc, gate_pb2_grpc, ingest_pb2_grpc, rerank_pb2_grpc, retriever_pb2_grpc
 
 
@@ -45,16 +45,30 @@ class StageStubs:
             gate=gate_pb2_grpc.GateServiceStub(channel("gate")),
             fusion=fusion_pb2_grpc.FusionServiceStub(channel("fusion")),
             rerank=rerank_pb2_grpc.RerankServiceStub(channel("rerank")),
-            servers={name: retriever_pb2_grpc.RetrieverServiceStub(channel(name)) for name in RETRIEVAL_SERVERS},
+            servers={name: retriever_pb2_grpc.RetrieverServiceStub(channel(name))
+                     for name in settings.retrieval_servers},
+            legs={leg: KNOWN_LEGS[leg] for leg in settings.enabled_legs},
             write_metadata=bearer_metadata(settings.ingest_token),
             ingest=ingest_pb2_grpc.IngestServiceStub(channel("ingest")),
         )
 
-    def leg(self, name: str) -> tuple[Any, str]:
-        """The stub that answers leg ``name`` and the model to ask it for."""
-        spec = self.legs.get(name)
+    def unavailable_reason(self, leg: str) -> str:
+        """Why leg ``leg`` cannot answer on this mesh ("" when it can)."""
+        if leg in UNAVAILABLE_LEGS:
+            return UNAVAILABLE_LEGS[leg]
+        spec = self.legs.get(leg)
         if spec is None or spec.server not in self.servers:
-            raise InvalidArgument("pipeline", f"leg '{name}' is not configured; configured: {', '.join(self.legs)}")
+            return (f"leg '{leg}' is not enabled on this mesh (CHSR_LEGS={','.join(self.legs)})"
+                    + (f"; it needs the '{KNOWN_LEGS[leg].server}' server" if leg in KNOWN_LEGS else ""))
+        return ""
+
+    def leg(self, name: str) -> tuple[Any, str]:
+        """The stub that answers leg ``name`` and the model to ask it for; FAILED_PRECONDITION when
+        the leg is not enabled here (the request is valid, this mesh is not set up for it)."""
+        reason = self.unavailable_reason(name)
+        if reason:
+            raise FailedPrecondition(reason)
+        spec = self.legs[name]
         return self.servers[spec.server], spec.model
 
     def server(self, name: str) -> Any:

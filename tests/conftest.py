@@ -67,7 +67,7 @@ def start_mesh(tmp: Path, backend: str = "embedded", extra_env: dict[str, str] |
     ``extra_env`` applies to these processes (and their restarts) only, never to the test process."""
     from tools.cli.up_cmd import MeshLayout, Supervisor
 
-    base = free_port_block(16)   # gRPC base..base+6, /metrics base+8..base+14
+    base = free_port_block(16)   # gRPC base..base+7, /metrics base+8..base+15
     layout = MeshLayout("127.0.0.1", base, base + 8)
     env = {"CHSR_VOCABULARY_PATH": str(DEMO_CORPUS)} | (extra_env or {})
     sup = Supervisor(layout, backend, str(tmp / "data"), tmp / "logs", restart=False, extra_env=env)

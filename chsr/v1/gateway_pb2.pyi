@@ -258,12 +258,18 @@ class ListPipelinesRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class PipelineInfo(_message.Message):
-    __slots__ = ("name", "description")
+    __slots__ = ("name", "description", "legs", "available", "unavailable_reason")
     NAME_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    LEGS_FIELD_NUMBER: _ClassVar[int]
+    AVAILABLE_FIELD_NUMBER: _ClassVar[int]
+    UNAVAILABLE_REASON_FIELD_NUMBER: _ClassVar[int]
     name: str
     description: str
-    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+    legs: _containers.RepeatedScalarFieldContainer[str]
+    available: bool
+    unavailable_reason: str
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., legs: _Optional[_Iterable[str]] = ..., available: _Optional[bool] = ..., unavailable_reason: _Optional[str] = ...) -> None: ...
 
 class ListPipelinesResponse(_message.Message):
     __slots__ = ("pipelines", "default_pipeline")

@@ -29,6 +29,8 @@ from grafana_foundation_sdk.models.dashboard import (DashboardCursorSync, DataSo
                                                      VariableSort)
 
 OUTPUT = Path(__file__).with_name("chsr-mesh.json")
+#: The retrieval legs (chsr/stages.py KNOWN_LEGS; a test checks the two agree): one panel each.
+LEGS = ("sparse", "dense", "tfidf", "ppmi", "graph")
 UID = "chsr-mesh"
 DS = DataSourceRef(type_val="prometheus", uid="${datasource}")
 PIPE = 'pipeline=~"$pipeline"'
@@ -120,7 +122,7 @@ def latency() -> Section:
            [q(quantile(0.95, metric, "pipeline", TOTAL), "{{pipeline}}")], target_lines=True),
     ]
     panels += [ts(f"Per-stage latency p{round(phi * 100)}",
-                  f"p{round(phi * 100)} of each stage (gate, sparse, dense, fusion, fetch, rerank, cache) as timed "
+                  f"p{round(phi * 100)} of each stage (gate, each leg, fusion, fetch, rerank, cache) as timed "
                   "by the gateway.", "s", [q(quantile(phi, metric, "stage", STAGES), "{{stage}}")], width=8)
                for phi in (0.5, 0.95, 0.99)]
     panels.append(ts("Server-side handling p95 by service", "gRPC handler time inside each service "
@@ -128,6 +130,23 @@ def latency() -> Section:
                      [q(quantile(0.95, "chsr_grpc_server_handling_seconds", "service", ""), "{{service}}")],
                      width=24))
     return "Latency", panels
+
+
+def legs() -> Section:
+    """One panel per retrieval leg: its stage latency as the gateway times it, its failures and the
+    answers degraded because of it (``<leg>_unavailable``)."""
+    metric = "chsr_stage_latency_seconds"
+    panels = []
+    for leg in LEGS:
+        sel = f'stage="{leg}", {PIPE}'
+        panels.append(ts(f"Leg {leg}: latency and failures",
+                         f"Leg '{leg}': p50 / p95 of its retrieval call as timed by the gateway (left), failed calls "
+                         f"and answers degraded with {leg}_unavailable per second.", "s",
+                         [q(quantile(0.5, metric, "", sel), "p50"), q(quantile(0.95, metric, "", sel), "p95", "B"),
+                          q(f'sum(rate(chsr_backend_errors_total{{backend="{leg}"}}{RATE}))', "failures/s", "C"),
+                          q(f'sum(rate(chsr_degraded_answers_total{{reason="{leg}_unavailable"}}{RATE}))',
+                            "degraded/s", "D")], width=8))
+    return "Retrieval legs", panels
 
 
 def traffic() -> Section:
@@ -202,7 +221,7 @@ def build_dashboard() -> dashboard.Dashboard:
                           "deploy/grafana/build_dashboard.py; do not edit the JSON by hand.")
              .editable().refresh("30s").time("now-1h", "now").timezone("browser")
              .tooltip(DashboardCursorSync.CROSSHAIR).variables(variables()))
-    for title, panels in (overview(), latency(), traffic(), ladder(), health()):
+    for title, panels in (overview(), latency(), legs(), traffic(), ladder(), health()):
         board = board.with_row(dashboard.Row(title).collapsed(False))  # expanded: panels follow the row
         for panel in panels:
             board = board.with_panel(panel)

@@ -88,6 +88,18 @@ class _Run:
             out[name] = (sl.ids, scores)
         return out
 
+    def alpha_pair(self, mode: FusionMode) -> tuple[str, str]:
+        """The two lists a linear blend weighs: ``sparse`` and ``dense`` when those are the names,
+        else any two lists in request order (``alpha`` weighs the first: seed 003's BM25 + TF-IDF
+        blends, strategies #3-5, list ``sparse`` then ``tfidf``)."""
+        names = list(self.lists)
+        if set(names) <= {SPARSE, DENSE}:
+            self.pair(mode)
+            return SPARSE, DENSE
+        if len(names) != 2:
+            raise InvalidArgument("lists", f"mode '{mode}' blends exactly two lists; got {names}")
+        return names[0], names[1]
+
     def pair(self, mode: FusionMode) -> dict[str, ScoredList]:
         """The sparse and dense lists (absent = empty); alpha modes fuse exactly these two."""
         extra = sorted(set(self.lists) - {SPARSE, DENSE})
@@ -131,9 +143,9 @@ def _rrf(run: _Run) -> tuple[dict[str, float], str]:
 
 
 def _linear(run: _Run) -> tuple[dict[str, float], str]:
-    run.pair(FusionMode.LINEAR)
+    first, second = run.alpha_pair(FusionMode.LINEAR)
     norm = run.resolve(run.params.norm or Normaliser.MINMAX)
-    return _alpha_sum(run, run.params.alpha, norm), str(norm)
+    return _alpha_sum(run, run.params.alpha, norm, first, second), str(norm)
 
 
 def _dbsf(run: _Run) -> tuple[dict[str, float], str]:
@@ -176,9 +188,9 @@ _STRATEGIES: dict[FusionMode, Strategy] = {
 
 
 # ---- shared pieces -----------------------------------------------------------
-def _alpha_sum(run: _Run, alpha: float, norm: Normaliser) -> dict[str, float]:
+def _alpha_sum(run: _Run, alpha: float, norm: Normaliser, first: str = SPARSE, second: str = DENSE) -> dict[str, float]:
     run.telemetry["alpha"] = float(alpha)
-    scores, _ = weighted_sum(run.normalised(norm), alpha_weights(alpha, SPARSE, DENSE))
+    scores, _ = weighted_sum(run.normalised(norm), alpha_weights(alpha, first, second))
     return scores
 
 

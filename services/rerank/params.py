@@ -7,6 +7,7 @@
 | ``redundancy_penalty`` | curriculum | 0.5 | ours (seed 000 names the factor, not its value) |
 | ``mmr_lambda`` | mmr | 0.7 | seed 003 |
 | ``pool`` | cross_encoder | 50 | seed 003 ``cross_encoder_pool`` |
+| ``ce_weight`` | cross_encoder | 1.0 | weight of the cross-encoder in its blend with the first-stage score (1 = CE alone, 0 = first stage); tuned on train qrels (``tools/eval/tune_rerank.py``) |
 | ``model_path`` | cross_encoder | server's configured path | only when the server allows it |
 
 Unknown keys are rejected so a typo fails loudly.
@@ -32,6 +33,7 @@ class RerankParams:
     redundancy_penalty: float = REDUNDANCY_PENALTY
     mmr_lambda: float = MMR_LAMBDA
     pool: int = CE_POOL
+    ce_weight: float = 1.0
     model_path: str = ""
 
     @classmethod

@@ -1,4 +1,4 @@
-"""End to end through the seven real gRPC servers on the embedded default."""
+"""End to end through the real gRPC servers (seven + the graph server) on the embedded default."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 QUERY = "Northfield physics paper: a car accelerates uniformly from rest, what is its acceleration?"
 FULL_NAMES = {"gateway": "chsr.v1.GatewayService", "gate": "chsr.v1.GateService", "sparse": "chsr.v1.RetrieverService",
-              "dense": "chsr.v1.RetrieverService", "fusion": "chsr.v1.FusionService", "rerank": "chsr.v1.RerankService",
+              "dense": "chsr.v1.RetrieverService", "graph": "chsr.v1.RetrieverService",
+              "fusion": "chsr.v1.FusionService", "rerank": "chsr.v1.RerankService",
               "ingest": "chsr.v1.IngestService"}
 
 

@@ -85,3 +85,10 @@ def test_provisioning_files_point_at_the_dashboard() -> None:
     assert prov["type"] == "file" and prov["options"]["path"]
     source = yaml.safe_load((GRAFANA / "provisioning" / "datasources" / "prometheus.yaml").read_text())
     assert source["datasources"][0]["type"] == "prometheus"
+
+
+def test_every_retrieval_leg_has_its_panel(board: dict) -> None:
+    from chsr.stages import KNOWN_LEGS
+
+    titles = {p["title"] for p in board["panels"]}
+    assert {f"Leg {leg}: latency and failures" for leg in KNOWN_LEGS} <= titles

@@ -84,7 +84,8 @@ def test_config_keys_are_settings_and_addresses_resolve(rendered: dict[str, list
     fields = {f"CHSR_{name.upper()}" for name in Settings.model_fields}
     assert set(data) <= fields, f"keys chsr/config.py does not read: {set(data) - fields}"
     assert data["CHSR_HOST"] == "0.0.0.0" and data["CHSR_BACKEND"] == "engines"
-    for key in ("CHSR_GATE_ADDR", "CHSR_SPARSE_ADDR", "CHSR_DENSE_ADDR", "CHSR_FUSION_ADDR", "CHSR_RERANK_ADDR"):
+    for key in ("CHSR_GATE_ADDR", "CHSR_SPARSE_ADDR", "CHSR_DENSE_ADDR", "CHSR_FUSION_ADDR", "CHSR_RERANK_ADDR",
+                "CHSR_GRAPH_ADDR"):
         host, port = data[key].rsplit(":", 1)
         svc = idx.get("Service", host)
         assert svc is not None, f"{key}={data[key]}: no Service {host}"

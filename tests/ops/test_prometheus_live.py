@@ -27,7 +27,7 @@ from tests.ops.conftest import DEPLOY, OPS_REPORT
 from tests.ops.promql import Expr, dashboard_exprs, rule_exprs
 
 pytestmark = [pytest.mark.ops, pytest.mark.prometheus, pytest.mark.slow]
-SERVICES = ("gateway", "gate", "sparse", "dense", "fusion", "rerank", "ingest")
+SERVICES = ("gateway", "gate", "sparse", "dense", "fusion", "rerank", "ingest", "graph")
 QUERIES = ("speed of a ball dropped from 2.5 m using conservation of energy",
            "why does a skydiver reach terminal velocity",
            "Northfield 2019 physics paper 1 question 3",

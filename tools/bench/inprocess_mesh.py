@@ -19,7 +19,7 @@ import grpc
 from chsr.config import Settings
 from chsr.errors import ChsrError
 from chsr.inprocess import InProcessStub
-from chsr.stages import RETRIEVAL_SERVERS
+from chsr.stages import KNOWN_LEGS
 from chsr.v1 import gateway_pb2
 from gateway.cache.memory import MemoryCache
 from gateway.request import plan_search
@@ -62,7 +62,8 @@ def build_search_service(settings: Settings) -> SearchService:
 
     stubs = StageStubs(gate=stub("gate", "GateService"), fusion=stub("fusion", "FusionService"),
                        rerank=stub("rerank", "RerankService"),
-                       servers={name: stub(name, "RetrieverService") for name in RETRIEVAL_SERVERS})
+                       servers={name: stub(name, "RetrieverService") for name in settings.retrieval_servers},
+                       legs={leg: KNOWN_LEGS[leg] for leg in settings.enabled_legs})
     return SearchService(stubs, MemoryCache(settings.cache_max_entries), settings)
 
 

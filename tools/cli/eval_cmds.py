@@ -33,6 +33,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--out", type=Path, default=Path("benchmarks/scifact"))
     b.add_argument("--concurrency", type=int, default=2, help="requests in flight (2: the 2-core reference machine)")
     b.add_argument("--max-queries", type=int, help="keep the first N queries of the split (smoke runs)")
+    b.add_argument("--pairs", default="", help="extra paired bootstraps, pipeline:reference,... (e.g. rrf_ce:rrf)")
     b.add_argument("--h1-pipeline", help="pipeline whose entropies/quality form the README's H1 table "
                                          "(default: the first entropy-fusion pipeline run)")
     b.set_defaults(func=cmd_beir)
@@ -49,6 +50,16 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--concurrency", type=int, default=1)
     c.add_argument("--max-cases", type=int, help="keep the first N cases (smoke runs)")
     c.set_defaults(func=cmd_cerb)
+
+    s = esub.add_parser("strategies", help="seed 003's fifteen strategies through the gateway (MRR, R@1/3/5, "
+                                            "nDCG@5, entity/relation coverage); writes <out>/<dataset>.json")
+    s.add_argument("dataset", choices=("scifact", "curriculum"))
+    s.add_argument("data_dir", type=Path, help="the BEIR folder (scifact) or the curriculum folder")
+    s.add_argument("--targets", type=Path, default=Path("benchmarks/strategies/targets.jsonl"))
+    s.add_argument("--gateway", default=get_settings().gateway)
+    s.add_argument("--out", type=Path, default=Path("benchmarks/strategies"))
+    s.add_argument("--concurrency", type=int, default=1)
+    s.set_defaults(func=cmd_strategies)
 
 
 def _pipelines(value: str) -> tuple[str, ...]:
@@ -79,7 +90,8 @@ def cmd_beir(args: argparse.Namespace) -> int:
 
     try:
         cfg = BeirConfig(args.data_dir, args.split, _pipelines(args.pipelines), args.baseline, args.k, args.gateway,
-                         args.out, args.concurrency, args.max_queries, args.h1_pipeline)
+                         args.out, args.concurrency, args.max_queries, args.h1_pipeline,
+                         tuple(tuple(p.split(":", 1)) for p in args.pairs.split(",") if ":" in p))  # type: ignore[misc]
         _check_pipelines(args.gateway, cfg.pipelines + (cfg.baseline,))
         results, runs = run_beir(cfg)
     except grpc.RpcError as exc:
@@ -92,6 +104,25 @@ def cmd_beir(args: argparse.Namespace) -> int:
     sys.stdout.write(f"wrote {args.out}/README.md: {summary}" + (f" ({failed} failed requests)" if failed else "")
                      + "\n")
     return 1 if failed else 0
+
+
+def cmd_strategies(args: argparse.Namespace) -> int:
+    from chsr.client import GatewayClient
+    from tools.eval import strategies as st
+    from tools.eval.strategies_report import save
+
+    try:
+        data = st.load_scifact(args.data_dir) if args.dataset == "scifact" else st.load_curriculum(args.data_dir)
+        targets = st.load_targets(args.targets, args.dataset) if args.targets.exists() else {}
+        result = st.evaluate(GatewayClient(args.gateway), data, targets, concurrency=args.concurrency)
+    except grpc.RpcError as exc:
+        return _fail(rpc_error_message(exc))
+    except (OSError, ValueError, RuntimeError) as exc:
+        return _fail(str(exc))
+    save(args.out, result)
+    summary = ", ".join(f"#{r['number']} MRR {r['mrr@10']:.3f}" for r in result["rows"] if r["available"])
+    sys.stdout.write(f"wrote {args.out}/{args.dataset}.json: {summary}\n")
+    return 0
 
 
 def cmd_cerb(args: argparse.Namespace) -> int:

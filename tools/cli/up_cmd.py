@@ -1,4 +1,8 @@
-"""`chsr up`: a small supervisor that runs the seven servers as separate processes.
+"""`chsr up`: a small supervisor that runs the servers as separate processes.
+
+The servers are the gate, fusion, rerank, the ingest server and the gateway plus the retrieval
+servers of the enabled legs (``CHSR_LEGS`` / ``--legs``: sparse, dense and graph by default); a mesh
+without the graph leg simply does not start the graph server.
 
 Each service is its own process (as in Kubernetes), started with the ports and
 backend chosen here, health-checked until SERVING, restarted if it dies, and
@@ -24,14 +28,22 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from chsr.config import Backend, get_settings
-from chsr.stages import LEGS
+from chsr.config import Backend, Settings, get_settings
+from chsr.stages import ALL_RETRIEVAL_SERVERS, retrieval_servers
 from tools.demo import DEMO_CORPUS
 
 log = logging.getLogger("chsr.up")
-SERVICES = ("gate", *LEGS, "fusion", "rerank", "ingest", "gateway")
+#: Every server `chsr up` can start, in start order (the gateway last).
+SERVICES = ("gate", *ALL_RETRIEVAL_SERVERS, "fusion", "rerank", "ingest", "gateway")
 MODULES = {name: f"services.{name}.server" for name in SERVICES[:-1]} | {"gateway": "gateway.server"}
-OFFSETS = {"gateway": 0, "gate": 1, "sparse": 2, "dense": 3, "fusion": 4, "rerank": 5, "ingest": 6}
+OFFSETS = {"gateway": 0, "gate": 1, "sparse": 2, "dense": 3, "fusion": 4, "rerank": 5, "ingest": 6, "graph": 7}
+
+
+def enabled_services(legs: str | None = None) -> tuple[str, ...]:
+    """The servers a mesh with legs ``legs`` (``CHSR_LEGS`` syntax; None = the settings') runs."""
+    enabled = (Settings(legs=legs) if legs else get_settings()).enabled_legs
+    servers = retrieval_servers(enabled)
+    return tuple(s for s in SERVICES if s not in ALL_RETRIEVAL_SERVERS or s in servers)
 _PR_SET_PDEATHSIG = 1
 
 
@@ -58,7 +70,8 @@ class MeshLayout:
             "CHSR_PORT": str(self.grpc_port(service)), "CHSR_METRICS_PORT": str(self.metrics_port(service)),
             "CHSR_GATE_ADDR": self.addr("gate"), "CHSR_SPARSE_ADDR": self.addr("sparse"),
             "CHSR_DENSE_ADDR": self.addr("dense"), "CHSR_FUSION_ADDR": self.addr("fusion"),
-            "CHSR_RERANK_ADDR": self.addr("rerank"), "CHSR_INGEST_ADDR": self.addr("ingest"), "PYTHONUNBUFFERED": "1",
+            "CHSR_RERANK_ADDR": self.addr("rerank"), "CHSR_INGEST_ADDR": self.addr("ingest"),
+            "CHSR_GRAPH_ADDR": self.addr("graph"), "PYTHONUNBUFFERED": "1",
         })
         env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         if data_dir:
@@ -97,6 +110,7 @@ class Supervisor:
         self.restart = restart
         self.extra_env = dict(extra_env or {})
         self.procs: dict[str, subprocess.Popen] = {}
+        self.services = enabled_services(self.extra_env.get("CHSR_LEGS") or os.environ.get("CHSR_LEGS"))
         self._stopping = threading.Event()
 
     def start_service(self, name: str, extra_env: dict[str, str] | None = None) -> None:
@@ -112,9 +126,9 @@ class Supervisor:
     def start_all(self, timeout_s: float = 180) -> None:
         """Start every server and wait until each is SERVING; on any failure stop them all."""
         try:
-            for name in SERVICES:
+            for name in self.services:
                 self.start_service(name)
-            for name in SERVICES:
+            for name in self.services:
                 proc = self.procs[name]
                 if not wait_serving(self.layout.addr(name), timeout_s, proc):
                     why = f"exited with {proc.returncode}" if proc.poll() is not None else \
@@ -148,14 +162,16 @@ class Supervisor:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("up", help="start all seven servers (gateway, gate, sparse, dense, fusion, rerank, ingest)")
+    p = sub.add_parser("up", help="start the servers (gateway, gate, the enabled legs' servers, fusion, rerank, ingest)")
     settings = get_settings()
     p.add_argument("--backend", choices=[b.value for b in Backend], default=settings.backend.value)
     p.add_argument("--data-dir", default=str(settings.data_dir))
-    p.add_argument("--port", type=int, default=50051, help="gateway port; services use the next six")
-    p.add_argument("--metrics-base", type=int, default=9101, help="gateway /metrics port; services use the next six")
+    p.add_argument("--port", type=int, default=50051, help="gateway port; services use the next seven")
+    p.add_argument("--metrics-base", type=int, default=9101, help="gateway /metrics port; services use the next seven")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--log-dir", default=None, help="service logs (default: <data-dir>/logs or ~/.cache/chsr/logs)")
+    p.add_argument("--legs", default=None, help="enabled legs, comma-separated (CHSR_LEGS; default: "
+                   f"{settings.legs})")
     p.add_argument("--demo", action="store_true", help="ingest the bundled demo corpus and answer a sample query")
     p.set_defaults(func=run_up)
 
@@ -166,6 +182,8 @@ def run_up(args: argparse.Namespace) -> int:
     base = Path(args.data_dir) if args.data_dir else Path.home() / ".cache" / "chsr"
     log_dir = Path(args.log_dir) if args.log_dir else base / "logs"
     extra_env = {}
+    if args.legs:
+        extra_env["CHSR_LEGS"] = args.legs
     if args.demo and not get_settings().vocabulary_path:
         extra_env["CHSR_VOCABULARY_PATH"] = str(DEMO_CORPUS)  # the gate indexes the demo papers
     sup = Supervisor(layout, args.backend, args.data_dir, log_dir, extra_env=extra_env)
@@ -181,7 +199,7 @@ def run_up(args: argparse.Namespace) -> int:
     try:
         sys.stdout.write(f"chsr mesh up ({args.backend}) in {time.monotonic() - started:.1f}s: gateway "
                          f"{layout.addr('gateway')}  metrics :{layout.metrics_port('gateway')}-"
-                         f"{layout.metrics_port('ingest')}  logs {log_dir}\n")
+                         f"{max(layout.metrics_port(s) for s in sup.services)}  logs {log_dir}\n")
         sys.stdout.flush()
         if args.demo:
             from tools.cli.demo import run_demo

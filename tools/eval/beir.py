@@ -54,6 +54,8 @@ class BeirConfig:
     concurrency: int = 2
     max_queries: int | None = None
     h1_pipeline: str | None = None
+    #: (pipeline, its reference) pairs bootstrapped besides the baseline, e.g. a rerank mode vs its fusion
+    pairs: tuple[tuple[str, str], ...] = ()
 
 
 def load_qrels(path: Path) -> dict[str, dict[str, int]]:
@@ -164,6 +166,12 @@ def compute(cfg: BeirConfig, data: BeirData, runs: Mapping[str, PipelineRun]) ->
             b = [per_q[cfg.baseline][m][q] for q in qids]
             boot.append({"pipeline": p, "baseline": cfg.baseline, "metric": m}
                         | bootstrap_dict(qm.paired_bootstrap(a, b)))
+    pairs = []
+    for p, ref in cfg.pairs:
+        if p in runs and ref in runs:
+            for m in BOOTSTRAP_METRICS:
+                pairs.append({"pipeline": p, "baseline": ref, "metric": m} | bootstrap_dict(qm.paired_bootstrap(
+                    [per_q[p][m][q] for q in qids], [per_q[ref][m][q] for q in qids])))
     h1_pipe = cfg.h1_pipeline if cfg.h1_pipeline in runs else default_h1_pipeline(list(runs))
     h1_all = {p: h1_table(run.records, per_q[p]) for p, run in runs.items()}
     return {
@@ -173,7 +181,7 @@ def compute(cfg: BeirConfig, data: BeirData, runs: Mapping[str, PipelineRun]) ->
         "metrics": means, "ci95": cis, "latency_ms": latency,
         "errors": {p: len(run.errors) for p, run in runs.items()},
         "degraded": {p: sum(1 for r in run.records if r.get("degraded")) for p, run in runs.items()},
-        "bootstrap": boot,
+        "bootstrap": boot, "pairs": pairs,
         "h1": {"pipeline": h1_pipe, **h1_all[h1_pipe]}, "h1_by_pipeline": h1_all,
         "alpha": {p: alpha_summary(run.records) for p, run in runs.items()},
         "_per_query": per_q,
@@ -192,6 +200,7 @@ def run_beir(cfg: BeirConfig) -> tuple[dict[str, Any], dict[str, PipelineRun]]:
     queries = [QuerySpec(q, text) for q, text in data.queries.items()]
     pipelines = list(dict.fromkeys(cfg.pipelines if cfg.baseline in cfg.pipelines
                                    else (cfg.baseline, *cfg.pipelines)))
+    pipelines += [ref for _, ref in cfg.pairs if ref not in pipelines]
     index = index_summary(client)
     runs = {p: run_pipeline(client, p, queries, cfg.k, cfg.concurrency) for p in pipelines}
     results = compute(cfg, data, runs)

@@ -71,7 +71,7 @@ def _readme(res: dict[str, Any]) -> list[str]:
     lines += md_table(["pipeline", *TIMING_STAGES],
                       [[f"`{p}`"] + [fmt(res["latency_ms"][p]["stages"].get(s, {}).get("p95"), 1) for s in TIMING_STAGES]
                        for p in pipes]) + [""]
-    lines += _bootstrap_section(res) + _h1_section(res) + _alpha_section(res)
+    lines += _bootstrap_section(res) + _pairs_section(res) + _h1_section(res) + _alpha_section(res)
     lines += ["## Files", "", "`results.json` (all numbers), `per_query.jsonl` (per pipeline and query: metrics, "
               "latency, stage timings, fusion telemetry), `runs/<pipeline>.trec`, `metrics.png`, `latency.png`.",
               "", "![metrics](metrics.png)", "", "![latency](latency.png)", "", "## Machine", ""]
@@ -90,6 +90,16 @@ def _bootstrap_section(res: dict[str, Any]) -> list[str]:
              f"[{b['ci_low']:+.4f}, {b['ci_high']:+.4f}]", fmt_p(b["p_value"]),
              "yes" if b["p_value"] < 0.05 else "no"] for b in res["bootstrap"]]
     return lines + md_table(["pipeline", "metric", "mean Δ", "95% CI", "p", "p < 0.05"], rows) + [""]
+
+
+def _pairs_section(res: dict[str, Any]) -> list[str]:
+    if not res.get("pairs"):
+        return []
+    lines = ["## Paired bootstrap: each pipeline vs its reference", "",
+             "1,000 resamples of the queries, seed 42; Δ = pipeline − reference; p two-sided.", ""]
+    rows = [[f"`{b['pipeline']}`", f"`{b['baseline']}`", LABELS[b["metric"]], f"{b['mean_delta']:+.4f}",
+             f"[{b['ci_low']:+.4f}, {b['ci_high']:+.4f}]", fmt_p(b["p_value"])] for b in res["pairs"]]
+    return lines + md_table(["pipeline", "reference", "metric", "mean Δ", "95% CI", "p"], rows) + [""]
 
 
 def _h1_section(res: dict[str, Any]) -> list[str]:

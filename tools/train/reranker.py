@@ -43,9 +43,17 @@ class TrainResult:
     seconds: float
 
 
+def holdout_ids(query_ids: "Sequence[str]", every: int) -> set[str]:
+    """Every ``every``-th query id in sorted order (0 = none): kept out of training so the blend
+    weight can be tuned on queries the cross-encoder never saw (tools/eval/tune_rerank.py)."""
+    if every <= 0:
+        return set()
+    return {q for i, q in enumerate(sorted(query_ids)) if i % every == 0}
+
+
 def build_pairs(corpus_path: Path, queries_path: Path, qrels_path: Path, negatives_per_query: int,
                 bm25_depth: int, seed: int, max_pairs: int | None,
-                random_negatives_per_query: int = 0) -> tuple[list[tuple[str, str, float]], int]:
+                random_negatives_per_query: int = 0, holdout_every: int = 0) -> tuple[list[tuple[str, str, float]], int]:
     """(query, text, label) pairs: each judged positive, ``negatives_per_query`` BM25 hard negatives
     and ``random_negatives_per_query`` random non-positive documents (easy negatives help a fresh
     classification head get started; hard ones teach the fine distinctions)."""
@@ -55,6 +63,8 @@ def build_pairs(corpus_path: Path, queries_path: Path, qrels_path: Path, negativ
     texts = {d: (f"{o.get('title') or ''}\n{o['text']}" if o.get("title") else o["text"]) for d, o in corpus.items()}
     positives = {q: {d for d, r in rels.items() if r > 0 and d in texts} for q, rels in qrels.items() if q in queries}
     positives = {q: p for q, p in positives.items() if p}
+    held = holdout_ids(list(positives), holdout_every)
+    positives = {q: p for q, p in positives.items() if q not in held}
     if not positives:
         raise ValueError(f"no training query in {qrels_path} has a positive judgement in the corpus")
     qtext = {q: str(queries[q]["text"]) for q in positives}
@@ -85,7 +95,8 @@ def train_cross_encoder(corpus_path: str | Path, queries_path: str | Path, qrels
                         negatives_per_query: int = 4, epochs: int = 1, max_pairs: int | None = None,
                         seed: int = 42, batch_size: int = 16, learning_rate: float = 2e-5,
                         warmup_ratio: float = 0.1, max_length: int = 256, bm25_depth: int = 30,
-                        device: str | None = None, random_negatives_per_query: int = 0) -> TrainResult:
+                        device: str | None = None, random_negatives_per_query: int = 0,
+                        holdout_every: int = 0) -> TrainResult:
     """Train and save to ``out_dir``; load the result with ``CrossEncoder(out_dir)`` or by path in rerank."""
     force_offline()
     import torch
@@ -96,7 +107,8 @@ def train_cross_encoder(corpus_path: str | Path, queries_path: str | Path, qrels
 
     started = time.perf_counter()
     pairs, n_queries = build_pairs(Path(corpus_path), Path(queries_path), Path(qrels_path),
-                                   negatives_per_query, bm25_depth, seed, max_pairs, random_negatives_per_query)
+                                   negatives_per_query, bm25_depth, seed, max_pairs, random_negatives_per_query,
+                                   holdout_every)
     log.info("training on %d pairs from %d queries (%d BM25 negatives each)", len(pairs), n_queries,
              negatives_per_query)
     random.seed(seed)
@@ -129,7 +141,8 @@ def train_cross_encoder(corpus_path: str | Path, queries_path: str | Path, qrels
     meta = {**asdict(result), "base_model": str(base), "qrels": str(qrels_path), "seed": seed,
             "negatives_per_query": negatives_per_query, "random_negatives_per_query": random_negatives_per_query,
             "bm25_depth": bm25_depth, "batch_size": batch_size,
-            "learning_rate": learning_rate, "max_length": max_length, "max_pairs": max_pairs}
+            "learning_rate": learning_rate, "max_length": max_length, "max_pairs": max_pairs,
+            "holdout_every": holdout_every}
     (out / "chsr_training.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     log.info("saved cross-encoder to %s (%d steps, %.0fs)", out, step, result.seconds)
     return result
@@ -149,6 +162,8 @@ def add_train_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--batch-size", type=int, default=16)
     ap.add_argument("--lr", type=float, default=2e-5)
     ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--holdout-every", type=int, default=0, help="keep every N-th train query (sorted ids) out of "
+                    "training, for tuning the rerank blend on unseen queries (0 = train on all)")
 
 
 def run_training(args: argparse.Namespace) -> int:
@@ -159,7 +174,8 @@ def run_training(args: argparse.Namespace) -> int:
                         args.base_model, negatives_per_query=args.negatives_per_query, epochs=args.epochs,
                         max_pairs=args.max_pairs, seed=args.seed, batch_size=args.batch_size,
                         learning_rate=args.lr, max_length=args.max_length,
-                        random_negatives_per_query=args.random_negatives_per_query)
+                        random_negatives_per_query=args.random_negatives_per_query,
+                        holdout_every=args.holdout_every)
     return 0
 
 

@@ -39,6 +39,7 @@ from elasticsearch import ApiError, Elasticsearch, NotFoundError
 from chsr.config import Settings
 from chsr.documents import METADATA_FIELDS, METADATA_INT, Citation, Doc
 from services.retrieval.backend import BackendUnavailable, Hit, ItemFailure, StoredEntry, UpsertResult
+from services.sparse.lexical_models import CorpusSnapshot
 from chsr.scope import Scope
 
 log = logging.getLogger(__name__)
@@ -250,6 +251,24 @@ class ElasticsearchSparseBackend:
                 yield StoredEntry(h["_id"], src.get("content_hash") or "", src.get("source") or "")
             if len(hits) < IDS_PAGE:
                 return
+            after = hits[-1]["sort"]
+
+    def snapshot(self) -> CorpusSnapshot:
+        """Every stored document, paged by ``doc_id`` (the TF-IDF and PPMI models are computed in the
+        sparse server over these; docs/decisions.md). The generation is read first: a write during
+        the scan makes the next search take a new snapshot."""
+        generation = self.generation()
+        docs: list[Doc] = []
+        after: list[Any] | None = None
+        while True:
+            with self._guard("snapshot"):
+                resp = self._bulk_es.search(index=self._index, size=IDS_PAGE, track_total_hits=False,
+                                            source_excludes=["content_hash"], sort=[{"doc_id": "asc"}],
+                                            search_after=after)
+            hits = resp["hits"]["hits"]
+            docs.extend(_from_source(h["_id"], h["_source"]) for h in hits)
+            if len(hits) < IDS_PAGE:
+                return CorpusSnapshot(generation, docs)
             after = hits[-1]["sort"]
 
     def generation(self) -> int:

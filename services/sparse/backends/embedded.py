@@ -19,6 +19,7 @@ from services.retrieval.columns import MetadataColumns
 from chsr.documents import Doc
 from services.retrieval.docstore import DocStore, DocStoreBacked
 from services.retrieval.backend import Hit, UpsertResult
+from services.sparse.lexical_models import CorpusSnapshot
 from chsr.scope import Scope
 from chsr.text import tokenize
 
@@ -35,15 +36,17 @@ class EmbeddedSparseBackend(DocStoreBacked):
         self._built_generation = -1
         self._retriever: bm25s.BM25 | None = None
         self._docs: list[Doc] = []
+        self._tokens: list[list[str]] = []
         self._columns = MetadataColumns([])
 
     # ---- index maintenance ---------------------------------------------
     def _rebuild(self, docs: list[Doc]) -> None:
         retriever = None
+        tokens = [tokenize(d.full_text) for d in docs]
         if docs:
             retriever = bm25s.BM25(k1=self._k1, b=self._b)
-            retriever.index([tokenize(d.full_text) for d in docs], show_progress=False)
-        self._docs, self._retriever = docs, retriever
+            retriever.index(tokens, show_progress=False)
+        self._docs, self._tokens, self._retriever = docs, tokens, retriever
         self._columns = MetadataColumns([d.metadata for d in docs])
         log.info("bm25 index built", extra={"documents": len(docs)})
 
@@ -76,6 +79,12 @@ class EmbeddedSparseBackend(DocStoreBacked):
             return []
         top = candidates[np.argsort(-scores[candidates], kind="stable")[:k]]
         return [Hit(doc_id=docs[i].id, score=float(scores[i]), doc=docs[i]) for i in top]
+
+    def snapshot(self) -> CorpusSnapshot:
+        """The indexed documents and their tokens, for the TF-IDF and PPMI models."""
+        self._ensure_index()
+        with self._lock:
+            return CorpusSnapshot(self._built_generation, list(self._docs), list(self._tokens))
 
     def details(self) -> dict[str, str]:
         return {"k1": str(self._k1), "b": str(self._b), "tokenizer": "snowball-en+cjk-bigrams"}

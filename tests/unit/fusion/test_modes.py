@@ -193,9 +193,21 @@ def test_adaptive_zscore_entropy_confidence():
     assert out.telemetry["alpha"] == pytest.approx(0.8)        # 0.5 + 0.473 clipped
 
 
-def test_alpha_modes_need_sparse_and_dense_names():
-    with pytest.raises(ValueError, match="lists: mode 'linear'"):
-        fuse({"sparse": [("a", 1.0)], "bm25": [("a", 1.0)]}, "linear")
+def test_entropy_modes_need_sparse_and_dense_names():
+    with pytest.raises(ValueError, match="lists: mode 'entropy'"):
+        fuse({"sparse": [("a", 1.0)], "bm25": [("a", 1.0)]}, "entropy")
+
+
+def test_linear_blends_any_two_lists_alpha_weighing_the_first():
+    # seed 003 #3-5: BM25 + TF-IDF. Min-max: sparse a=1, b=0; tfidf a=0, b=1; alpha 0.7 on the first.
+    out = fuse({"sparse": [("a", 3.0), ("b", 1.0)], "tfidf": [("b", 0.9), ("a", 0.1)]}, "linear",
+               params={"alpha": "0.7"})
+    assert [(i.doc_id, round(i.score, 6)) for i in out.items] == [("a", 0.7), ("b", 0.3)]
+
+
+def test_linear_refuses_three_lists():
+    with pytest.raises(ValueError, match="lists: mode 'linear' blends exactly two lists"):
+        fuse({"sparse": [("a", 1.0)], "tfidf": [("a", 1.0)], "graph": [("a", 1.0)]}, "linear")
 
 
 @pytest.mark.parametrize("params,field", [

@@ -114,3 +114,10 @@ def test_random_negatives_are_added_and_never_positive(beir_dir):
         positive_text = "\n".join(DOCS[pos])
         assert [lab for t, lab in rows if t == positive_text] == [1.0]
         assert len({t for t, _ in rows}) == len(rows)  # no document twice for one query
+
+
+def test_holdout_keeps_every_nth_sorted_query_out():
+    from tools.train.reranker import holdout_ids
+
+    assert holdout_ids(["q3", "q1", "q2", "q4", "q5"], 2) == {"q1", "q3", "q5"}
+    assert holdout_ids(["a", "b"], 0) == set()
