@@ -12,6 +12,7 @@ import os
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated, Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -49,9 +50,29 @@ class PassageMode(str, Enum):
     MAXP = "maxp"
 
 
+class Consistency(str, Enum):
+    """Weaviate replica acknowledgement / read level: one replica, a majority, or every replica."""
+
+    ONE = "ONE"
+    QUORUM = "QUORUM"
+    ALL = "ALL"
+
+
+class TranslogDurability(str, Enum):
+    """Elasticsearch ``index.translog.durability``: ``request`` fsyncs before acknowledging a write;
+    ``async`` fsyncs every 5 s (an acknowledged write can be lost when a node dies)."""
+
+    REQUEST = "request"
+    ASYNC = "async"
+
+
 class LogFormat(str, Enum):
     JSON = "json"
     TEXT = "text"
+
+
+NonNegative = Annotated[int, Field(ge=0)]
+Positive = Annotated[int, Field(ge=1)]
 
 
 def _default_cache_dir() -> Path:
@@ -82,6 +103,12 @@ class Settings(BaseSettings):
     es_bm25_k1: float = 1.2
     es_bm25_b: float = 0.75
     es_timeout_s: float = 5.0
+    # Cluster layout of the index (services/sparse/backends/es_cluster.py; docs/SCALING.md).
+    es_shards: int = Field(default=1, ge=1)
+    es_replicas: NonNegative | Literal["auto"] = "auto"   # auto: one copy per data node, up to 3 (auto_expand 0-2)
+    es_refresh_interval: str = "1s"
+    es_wait_for_active_shards: Positive | Literal["auto", "all"] = "auto"  # auto: a majority of the copies
+    es_translog_durability: TranslogDurability = TranslogDurability.REQUEST
     weaviate_http: str = "127.0.0.1:18080"
     weaviate_grpc: str = "127.0.0.1:15051"
     weaviate_collection: str = "ChsrChunk"
@@ -89,8 +116,14 @@ class Settings(BaseSettings):
     weaviate_ef_construction: int = 200
     weaviate_max_connections: int = 16
     weaviate_exact_pool: int = 0  # >0: exact=True asks Weaviate for this many results (near-exact, slower)
+    # Replication (services/dense/backends/weaviate_cluster.py; docs/SCALING.md).
+    weaviate_replication_factor: Positive | Literal["auto"] = "auto"  # auto: min(3, nodes) at creation
+    weaviate_write_consistency: Consistency = Consistency.QUORUM
+    weaviate_read_consistency: Consistency = Consistency.ONE
     redis_url: str = "redis://127.0.0.1:16379/0"
     redis_timeout_s: float = 0.2
+    redis_sentinels: str = ""            # host:port,...: discover the primary through Sentinel
+    redis_sentinel_master: str = "chsr"  # the primary's name the Sentinels monitor
     cache_ttl_s: int = 300
     cache_max_entries: int = 10_000
 

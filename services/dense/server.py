@@ -16,6 +16,7 @@ from services.dense.encoder import Encoder
 from services.dense.encoder_servicer import EncoderServicer, register_encoder
 from services.dense.leg import DenseLeg, EncodeQueries
 from services.inference.model_files import resolve_model_path
+from services.retrieval.backend import BackendUnavailable
 from services.retrieval.servicer import RetrieverServicer, register_retriever
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,10 @@ def build_leg(settings: Settings) -> DenseLeg:
     if settings.backend is Backend.ENGINES:
         from services.dense.backends.weaviate import WeaviateDenseBackend
         backend = WeaviateDenseBackend.from_settings(settings, encoder.dim)
+        try:  # a replication factor the cluster cannot hold stops the server here (FailedPrecondition)
+            backend.check()
+        except BackendUnavailable as exc:  # engine down at start-up: serve degraded, create lazily
+            log.warning("weaviate unreachable at start-up; will retry on first use", extra={"error": str(exc)})
     else:
         from services.dense.backends.embedded import EmbeddedDenseBackend
         backend = EmbeddedDenseBackend(settings.data_dir, encoder.dim, index=settings.dense_index,
