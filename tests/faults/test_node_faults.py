@@ -154,3 +154,75 @@ def test_node_killed_under_load_with_ingest(cluster_mesh, scifact_docs, fault_re
     else:
         assert not fast_flags, f"{len(fast_flags)} answers lost the {engine} leg fast: the cluster did not absorb the node"
         assert not errors, f"{len(errors)} searches failed while one {engine} node was down: {errors[0].code}"
+
+
+def test_node_down_at_start_up_is_degraded_not_a_single_copy(fault_report):  # type: ignore[no-untyped-def]
+    """ES and Weaviate node 3 are down when the backends start: they start (logged degraded), writes
+    still need a majority of the copies, and the node catches up when it returns."""
+    import numpy as np
+
+    from chsr.documents import Doc
+    from services.dense.backends.weaviate import WeaviateDenseBackend
+    from services.sparse.backends.elasticsearch import ElasticsearchSparseBackend
+    from tests.faults.cluster import ES_URLS, WV_GRPC, WV_HTTP
+
+    require_clusters()
+    index, collection = f"{INDEX}-startup", f"{COLLECTION}Startup"
+    for target in ("es", "weaviate"):
+        assert clusters("kill", target, "3").returncode == 0
+    down = time.monotonic()
+    sparse = ElasticsearchSparseBackend(",".join(ES_URLS), index)
+    dense = WeaviateDenseBackend(",".join(WV_HTTP), ",".join(WV_GRPC), collection, 4)
+    try:
+        wait_until(lambda: _es_nodes() == 2 and _wv_stats_ok(), 60, 0.5)  # both clusters noticed the node is gone
+        sparse.check()
+        dense.check()
+        es_details, wv_details = sparse.details(), dense.details()
+        assert es_details["copies"] == "2" and es_details["write_copies"] == "2", es_details  # never one copy
+        assert wv_details["replication_factor"] == "3", wv_details  # the down node still counts
+        docs = [Doc(id=f"s{i}", title="start-up", text=f"node down at start-up {i}") for i in range(40)]
+        assert sparse.upsert(docs).indexed == 40
+        assert dense.upsert(docs, np.random.default_rng(0).random((40, 4), dtype=np.float32)).indexed == 40
+        restart = time.monotonic()
+        for target in ("es", "weaviate"):
+            assert clusters("start-node", target, "3", nice=RESTART_NICE).returncode == 0
+        joined = wait_until(lambda: es_node_joined(3) and wv_node_joined(3), 180, 0.5)
+        ids = [d.id for d in docs]
+        es_s, es_missing = wait_all_present(lambda: es_missing_per_node(index, ids), CATCH_UP_S)
+        wv_s, wv_missing = wait_all_present(lambda: wv_missing_per_node(collection, ids), CATCH_UP_S)
+    finally:
+        for target in ("es", "weaviate"):
+            clusters("start-node", target, "3", nice=RESTART_NICE)
+        sparse.drop()
+        dense.drop()
+        sparse.close()
+        dense.close()
+    summary = {"component": "node down at start-up (es-3, weaviate-3)", "es_copies_at_start": es_details["copies"],
+               "es_write_copies_at_start": es_details["write_copies"],
+               "weaviate_factor": wv_details["replication_factor"], "down_s": round(restart - down, 1),
+               "restart_to_joined_s": round(joined - restart, 1), "es_catch_up_s": es_s and round(es_s, 1),
+               "weaviate_catch_up_s": wv_s and round(wv_s, 1), "es_missing_per_node": es_missing,
+               "weaviate_missing_per_node": wv_missing}
+    _RESULTS.append(summary)
+    fault_report(summary)
+    assert es_s is not None and wv_s is not None, summary
+
+
+def _es_nodes() -> int:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen("http://127.0.0.1:29200/_cluster/health", timeout=3) as resp:
+            return int(json.loads(resp.read())["number_of_nodes"])
+    except OSError:
+        return -1
+
+
+def _wv_stats_ok() -> bool:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen("http://127.0.0.1:28080/v1/cluster/statistics", timeout=3) as resp:
+            return resp.status == 200
+    except OSError:
+        return False

@@ -179,9 +179,17 @@ class WeaviateDenseBackend:
         return coll.with_consistency_level(_LEVELS[level or self._replication.read])
 
     def _nodes(self) -> tuple[int, int]:
-        """(nodes the cluster knows, nodes HEALTHY) from ``/v1/nodes``."""
-        nodes = self._client.cluster.nodes()
-        return len(nodes), sum(1 for n in nodes if n.status == "HEALTHY")
+        """(nodes the cluster knows, nodes HEALTHY) from ``/v1/cluster/statistics``: its Raft
+        configuration lists every member, down or not (``/v1/nodes`` answers 500 while one is down)."""
+        http = endpoints(self._http_addr, self._http_addr)[self._current][0]
+        resp = httpx.get(f"http://{http}/v1/cluster/statistics", timeout=5)
+        if resp.status_code >= 500:
+            raise BackendUnavailable(f"weaviate cluster statistics: HTTP {resp.status_code} {resp.text[:200]}")
+        resp.raise_for_status()
+        stats = resp.json()["statistics"]
+        members = {m["id"] for s in stats for m in s.get("raft", {}).get("latestConfiguration", [])}
+        healthy = sum(1 for s in stats if s.get("status") == "HEALTHY")
+        return max(len(members), len(stats)), healthy
 
     def _create_if_missing(self) -> None:
         cols = self._client.collections
@@ -357,10 +365,12 @@ class WeaviateDenseBackend:
 
     def drop(self) -> None:
         """Delete the collection and its meta collection (tests only)."""
-        with self._guard("drop"):
-            if not self._client.is_connected():
-                self._client.connect()
-            self._client.collections.delete([self._collection_name, self._meta_name])
+        def drop() -> None:
+            with self._guard("drop"):
+                if not self._client.is_connected():
+                    self._client.connect()
+                self._client.collections.delete([self._collection_name, self._meta_name])
+        self._failover(drop)
         self._ready = False
 
     def close(self) -> None:

@@ -61,7 +61,7 @@ class ElasticsearchSparseBackend:
 
     def __init__(self, url: str, index: str, *, k1: float = 1.2, b: float = 0.75,
                  request_timeout_s: float = 5.0, bulk_timeout_s: float = 60.0,
-                 layout: IndexLayout = IndexLayout()) -> None:
+                 layout: IndexLayout = IndexLayout(), allocation_timeout: str = ALLOCATION_TIMEOUT) -> None:
         hosts = [u.strip() for u in url.split(",") if u.strip()]
         # Several nodes: a refused or reset connection is retried once on each other node.
         self._es = Elasticsearch(hosts, request_timeout=request_timeout_s, max_retries=max(1, len(hosts) - 1),
@@ -70,6 +70,7 @@ class ElasticsearchSparseBackend:
         self._url, self._index, self._meta = url, index, f"{index}-meta"
         self._k1, self._b = k1, b
         self._layout = layout
+        self._allocation_timeout = allocation_timeout
         self._data_nodes = 1
         self._suspect: set[str] = set()  # ids whose last write reached too few copies: rewrite, never skip
         self._analyzer = ""
@@ -168,7 +169,7 @@ class ElasticsearchSparseBackend:
     def _wait_allocated(self, index: str) -> None:
         """Every primary allocated within :data:`ALLOCATION_TIMEOUT`, else FailedPrecondition quoting why."""
         health = self._bulk_es.options(ignore_status=408).cluster.health(
-            index=index, wait_for_status="yellow", timeout=ALLOCATION_TIMEOUT)
+            index=index, wait_for_status="yellow", timeout=self._allocation_timeout)
         if health["status"] != "red" and not health.get("timed_out"):
             return
         try:
@@ -176,7 +177,7 @@ class ElasticsearchSparseBackend:
             reason = allocation_reason(dict(explain))
         except ApiError as exc:
             reason = str(exc.message)[:300]
-        raise FailedPrecondition(f"elasticsearch index {index}: shards not allocated within {ALLOCATION_TIMEOUT} "
+        raise FailedPrecondition(f"elasticsearch index {index}: shards not allocated within {self._allocation_timeout} "
                                  f"(health {health['status']}, {health['unassigned_shards']} unassigned): {reason}")
 
     def _index_settings(self, analysis: dict[str, Any]) -> dict[str, Any]:
