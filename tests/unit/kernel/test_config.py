@@ -7,7 +7,7 @@ import re
 import pytest
 from pydantic import ValidationError
 
-from chsr.config import Backend, ModelRuntime, Settings
+from chsr.config import Backend, QueryEncoder, Settings
 from chsr.server import describe_settings_error
 from tests.conftest import REPO_ROOT
 
@@ -42,7 +42,7 @@ def test_enums_compare_as_their_strings_and_parse_from_the_environment(monkeypat
     monkeypatch.setenv("CHSR_BACKEND", "engines")
     monkeypatch.setenv("CHSR_QUERY_ENCODER", "onnx-int8")
     s = Settings()
-    assert s.backend is Backend.ENGINES and s.query_encoder is ModelRuntime.ONNX_INT8 and s.backend == "engines"
+    assert s.backend is Backend.ENGINES and s.query_encoder is QueryEncoder.ONNX_INT8 and s.backend == "engines"
 
 
 def test_writer_identities_are_a_comma_list():
