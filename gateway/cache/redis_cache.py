@@ -59,7 +59,10 @@ class RedisCache:
                        retry=Retry(NoBackoff(), 0), retry_on_timeout=False, health_check_interval=0)
         if sentinels:
             addrs = [_host_port(a) for a in sentinels.split(",") if a.strip()]
-            self._sentinel = Sentinel(addrs, socket_timeout=op_timeout_s, socket_connect_timeout=connect_timeout_s)
+            # redis-py's default client retries 3 times with up to 10 s backoff: never, for a cache.
+            sentinel_options = dict(socket_timeout=op_timeout_s, socket_connect_timeout=connect_timeout_s,
+                                    retry=Retry(NoBackoff(), 0))
+            self._sentinel = Sentinel(addrs, sentinel_kwargs=sentinel_options, **sentinel_options)  # type: ignore[arg-type]
             self._master = master
             db = int((urlparse(url).path or "/0").lstrip("/") or 0)
             self._redis = self._sentinel.master_for(master, db=db, **options)  # type: ignore[arg-type]

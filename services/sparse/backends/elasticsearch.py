@@ -51,6 +51,12 @@ BULK_CHUNK = 500          # documents per _bulk request (~1-2 MB for SciFact-siz
 MGET_CHUNK = 1000
 IDS_PAGE = 1000
 UNAVAILABLE_STATUS = {429, 502, 503, 504}
+#: Ids and scores only, the legs' default: no hit count, no stored fields (``_id`` and ``_source`` are
+#: stored fields; the id comes from the ``doc_id`` keyword's doc values) and a response trimmed to what
+#: is read. Measured on 100k chunks, gated queries, depth 100: ES CPU 5.2 -> 2.8 ms per query
+#: (benchmarks/fast-defaults).
+IDS_AND_SCORES: dict[str, Any] = {"track_total_hits": False, "source": False, "stored_fields": "_none_",
+                                  "docvalue_fields": ["doc_id"], "filter_path": "hits.hits.fields.doc_id,hits.hits._score"}
 ALLOCATION_TIMEOUT = "30s"   # how long start-up waits for an index's primaries to be allocated
 WRITE_TIMEOUT = "30s"        # how long a write waits for its required copies to be active
 _FIELD_IN_REASON = re.compile(r"failed to parse field \[([^\]]+)\]")
@@ -288,10 +294,11 @@ class ElasticsearchSparseBackend:
             if with_docs:
                 resp = self._es.search(index=self._index, query=body, size=k, track_total_hits=False,
                                        source_excludes=["content_hash"])
-            else:  # ids and scores only: skips the fetch phase's _source loading
-                resp = self._es.search(index=self._index, query=body, size=k, track_total_hits=False, source=False)
-        return [Hit(doc_id=h["_id"], score=float(h["_score"]),
-                    doc=_from_source(h["_id"], h["_source"]) if with_docs else None)
+            else:
+                resp = self._es.search(index=self._index, query=body, size=k, **IDS_AND_SCORES)
+                return [Hit(doc_id=h["fields"]["doc_id"][0], score=float(h["_score"]))
+                        for h in resp.get("hits", {}).get("hits", [])]
+        return [Hit(doc_id=h["_id"], score=float(h["_score"]), doc=_from_source(h["_id"], h["_source"]))
                 for h in resp["hits"]["hits"]]
 
     def get(self, ids: Sequence[str]) -> list[Doc]:
