@@ -12,6 +12,7 @@ import os
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -38,6 +39,16 @@ class ModelRuntime(str, Enum):
     ONNX_INT8 = "onnx-int8"
 
 
+class QueryEncoder(str, Enum):
+    """How the dense service encodes queries. ``onnx-fp32`` (default) is the same fp32 MiniLM on ONNX
+    Runtime: vectors equal torch's to 2e-7, at half its CPU per query (benchmarks/load); ``onnx-int8``
+    is cheaper still but moves vectors (cosine ~0.99; curriculum E nDCG@8 -0.012)."""
+
+    TORCH = "torch"
+    ONNX_FP32 = "onnx-fp32"
+    ONNX_INT8 = "onnx-int8"
+
+
 class DenseIndex(str, Enum):
     """The embedded dense index: exact dot products or an HNSW graph."""
 
@@ -53,9 +64,29 @@ class PassageMode(str, Enum):
     MAXP = "maxp"
 
 
+class Consistency(str, Enum):
+    """Weaviate replica acknowledgement / read level: one replica, a majority, or every replica."""
+
+    ONE = "ONE"
+    QUORUM = "QUORUM"
+    ALL = "ALL"
+
+
+class TranslogDurability(str, Enum):
+    """Elasticsearch ``index.translog.durability``: ``request`` fsyncs before acknowledging a write;
+    ``async`` fsyncs every 5 s (an acknowledged write can be lost when a node dies)."""
+
+    REQUEST = "request"
+    ASYNC = "async"
+
+
 class LogFormat(str, Enum):
     JSON = "json"
     TEXT = "text"
+
+
+NonNegative = Annotated[int, Field(ge=0)]
+Positive = Annotated[int, Field(ge=1)]
 
 
 def _default_cache_dir() -> Path:
@@ -91,6 +122,12 @@ class Settings(BaseSettings):
     es_bm25_k1: float = 1.2
     es_bm25_b: float = 0.75
     es_timeout_s: float = 5.0
+    # Cluster layout of the index (services/sparse/backends/es_cluster.py; docs/SCALING.md).
+    es_shards: int = Field(default=1, ge=1)
+    es_replicas: NonNegative | Literal["auto"] = "auto"   # auto: one copy per data node, up to 3 (auto_expand 0-2)
+    es_refresh_interval: str = "1s"
+    es_wait_for_active_shards: Positive | Literal["auto", "all"] = "auto"  # auto: a majority of the copies
+    es_translog_durability: TranslogDurability = TranslogDurability.REQUEST
     weaviate_http: str = "127.0.0.1:18080"
     weaviate_grpc: str = "127.0.0.1:15051"
     weaviate_collection: str = "ChsrChunk"
@@ -98,8 +135,14 @@ class Settings(BaseSettings):
     weaviate_ef_construction: int = 200
     weaviate_max_connections: int = 16
     weaviate_exact_pool: int = 0  # >0: exact=True asks Weaviate for this many results (near-exact, slower)
+    # Replication (services/dense/backends/weaviate_cluster.py; docs/SCALING.md).
+    weaviate_replication_factor: Positive | Literal["auto"] = "auto"  # auto: min(3, nodes) at creation
+    weaviate_write_consistency: Consistency = Consistency.QUORUM
+    weaviate_read_consistency: Consistency = Consistency.ONE
     redis_url: str = "redis://127.0.0.1:16379/0"
     redis_timeout_s: float = 0.2
+    redis_sentinels: str = ""            # host:port,...: discover the primary through Sentinel
+    redis_sentinel_master: str = "chsr"  # the primary's name the Sentinels monitor
     cache_ttl_s: int = 300
     cache_max_entries: int = 10_000
 
@@ -108,7 +151,7 @@ class Settings(BaseSettings):
     query_microbatch: bool = True   # batch concurrent query encodings in the dense service
     query_vector_cache: int = 1024  # LRU size of query vectors in the dense service (0 = off): the gate's
                                     # probe and the first ladder step encode the same query
-    query_encoder: ModelRuntime = ModelRuntime.TORCH   # query side only; documents stay fp32 torch
+    query_encoder: QueryEncoder = QueryEncoder.ONNX_FP32   # query side only; documents stay fp32 torch
     dense_index: DenseIndex = DenseIndex.EXACT
     dense_passages: PassageMode = PassageMode.OFF
     vocabulary_path: str = ""       # empty: the gate's bundled vocabulary only

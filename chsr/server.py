@@ -20,6 +20,7 @@ from prometheus_client import start_http_server
 from pydantic import ValidationError
 
 from chsr.config import Settings, load_settings
+from chsr.errors import FailedPrecondition
 from chsr.interceptors import MeshInterceptor, WriteCredentials
 from chsr.logging_setup import configure_logging
 from chsr.tls import server_credentials
@@ -99,9 +100,15 @@ def serve_forever(running: RunningServer, on_stop: Callable[[], None] | None = N
 
 
 def describe_settings_error(exc: ValidationError) -> str:
-    """``CHSR_BACKEND: Input should be 'embedded' or 'engines' (got 'engnes')``, one per bad variable."""
-    return "; ".join(f"CHSR_{'_'.join(map(str, e['loc'])).upper()}: {e['msg']} (got {e.get('input')!r})"
-                     for e in exc.errors())
+    """``CHSR_BACKEND: Input should be 'embedded' or 'engines' (got 'engnes')``, one per bad variable.
+    A field that takes a number or a word (``CHSR_ES_REPLICAS``: ``auto`` or >= 0) reports each branch's
+    message, joined by "or", under the variable's own name."""
+    by_field: dict[str, tuple[list[str], object]] = {}
+    for e in exc.errors():
+        messages, _ = by_field.setdefault(str(e["loc"][0]), ([], e.get("input")))
+        messages.append(e["msg"])
+    return "; ".join(f"CHSR_{name.upper()}: {' or '.join(messages)} (got {value!r})"
+                     for name, (messages, value) in by_field.items())
 
 
 def run_service(name: str, build: Callable[[Settings], tuple[Registrar, Callable[[], None] | None]]) -> None:
@@ -113,7 +120,11 @@ def run_service(name: str, build: Callable[[Settings], tuple[Registrar, Callable
         sys.stderr.write(f"{name}: invalid configuration: {describe_settings_error(exc)}\n")
         raise SystemExit(2) from None
     configure_logging(settings.log_level, settings.log_format, service=name)
-    register, on_stop = build(settings)
+    try:
+        register, on_stop = build(settings)
+    except FailedPrecondition as exc:  # e.g. a replication factor above the cluster's node count
+        sys.stderr.write(f"{name}: cannot start: {exc}\n")
+        raise SystemExit(3) from None
     running = start_server(name, register, settings)
     logging.getLogger(name).info("serving", extra={"port": running.port, "backend": settings.backend})
     serve_forever(running, on_stop)

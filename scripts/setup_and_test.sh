@@ -43,6 +43,13 @@ if [ "$ENGINES" = "1" ] && [ -x deploy/local/engines.sh ]; then
     trap 'deploy/local/engines.sh stop all >/dev/null 2>&1 || true' EXIT
   fi
   deploy/local/engines.sh start all
+  if [ -x deploy/local/clusters.sh ] && [ "${CHSR_TEST_CLUSTERS:-1}" = "1" ]; then
+    # The node-fault tests (tests/faults/test_node_faults.py, marker `cluster`) need the 3-node
+    # clusters; they share the cached builds and are stopped (and their data wiped) afterwards.
+    log "starting the local clusters (3 x Elasticsearch, 3 x Weaviate, Redis primary + replica + Sentinels)"
+    trap 'deploy/local/clusters.sh wipe all >/dev/null 2>&1 || true; deploy/local/engines.sh stop all >/dev/null 2>&1 || true' EXIT
+    deploy/local/clusters.sh start all
+  fi
   export CHSR_REQUIRE_ENGINES=1
 fi
 

@@ -193,11 +193,14 @@ es_status() {
   chsr_status_line elasticsearch "$ES_PIDFILE" "$ES_PATTERN" "$ES_URL" "$CHSR_ES_VERSION" es_healthy
 }
 
-case "${1:-}" in
-  install) chsr_lock elasticsearch; es_install ;;
-  start) chsr_lock elasticsearch; es_start ;;
-  stop) chsr_lock elasticsearch; es_stop ;;
-  restart) chsr_lock elasticsearch; es_stop; es_start ;;
-  status) es_status ;;
-  *) echo "usage: $0 {install|start|stop|status|restart}" >&2; exit 2 ;;
-esac
+# Sourced (deploy/local/clusters.sh reuses the install and helper functions): define only.
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+  case "${1:-}" in
+    install) chsr_lock elasticsearch; es_install ;;
+    start) chsr_lock elasticsearch; es_start ;;
+    stop) chsr_lock elasticsearch; es_stop ;;
+    restart) chsr_lock elasticsearch; es_stop; es_start ;;
+    status) es_status ;;
+    *) echo "usage: $0 {install|start|stop|status|restart}" >&2; exit 2 ;;
+  esac
+fi

@@ -76,11 +76,14 @@ redis_status() {
     "$(redis_version || echo '?')" redis_healthy
 }
 
-case "${1:-}" in
-  install) chsr_lock redis; redis_install ;;
-  start) chsr_lock redis; redis_start ;;
-  stop) chsr_lock redis; redis_stop ;;
-  restart) chsr_lock redis; redis_stop; redis_start ;;
-  status) redis_status ;;
-  *) echo "usage: $0 {install|start|stop|status|restart}" >&2; exit 2 ;;
-esac
+# Sourced (deploy/local/clusters.sh reuses the install and helper functions): define only.
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+  case "${1:-}" in
+    install) chsr_lock redis; redis_install ;;
+    start) chsr_lock redis; redis_start ;;
+    stop) chsr_lock redis; redis_stop ;;
+    restart) chsr_lock redis; redis_stop; redis_start ;;
+    status) redis_status ;;
+    *) echo "usage: $0 {install|start|stop|status|restart}" >&2; exit 2 ;;
+  esac
+fi

@@ -122,11 +122,14 @@ wv_status() {
     "$CHSR_WEAVIATE_VERSION" wv_healthy
 }
 
-case "${1:-}" in
-  install) chsr_lock weaviate; wv_install ;;
-  start) chsr_lock weaviate; wv_start ;;
-  stop) chsr_lock weaviate; wv_stop ;;
-  restart) chsr_lock weaviate; wv_stop; wv_start ;;
-  status) wv_status ;;
-  *) echo "usage: $0 {install|start|stop|status|restart}" >&2; exit 2 ;;
-esac
+# Sourced (deploy/local/clusters.sh reuses the install and helper functions): define only.
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+  case "${1:-}" in
+    install) chsr_lock weaviate; wv_install ;;
+    start) chsr_lock weaviate; wv_start ;;
+    stop) chsr_lock weaviate; wv_stop ;;
+    restart) chsr_lock weaviate; wv_stop; wv_start ;;
+    status) wv_status ;;
+    *) echo "usage: $0 {install|start|stop|status|restart}" >&2; exit 2 ;;
+  esac
+fi

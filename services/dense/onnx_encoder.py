@@ -31,6 +31,18 @@ def onnx_available() -> bool:
     return all(importlib.util.find_spec(name) is not None for name in ("onnx", "onnxruntime"))
 
 
+def export_onnx(model_path: Path, out_dir: Path, int8: bool) -> Path:
+    """The fp32 ONNX graph (``int8=False``) or its int8 quantisation; both are exported together once."""
+    quantized = export_int8(model_path, out_dir)
+    if int8:
+        return quantized
+    fp32 = quantized.with_name("minilm-fp32.onnx")
+    if not fp32.exists():  # an older cache kept only the int8 file: export both again
+        quantized.unlink()
+        export_int8(model_path, out_dir)
+    return fp32
+
+
 def export_int8(model_path: Path, out_dir: Path) -> Path:
     """Export fp32 ONNX and quantise it; returns the int8 model path (reused when present)."""
     int8 = out_dir / "minilm-int8.onnx"

@@ -10,30 +10,34 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import logging
 
-from chsr.config import Backend, ModelRuntime, Settings
+from chsr.config import Backend, QueryEncoder, Settings
 from chsr.server import run_service
 from services.dense.encoder import Encoder
 from services.dense.encoder_servicer import EncoderServicer, register_encoder
 from services.dense.leg import DenseLeg, EncodeQueries
 from services.inference.model_files import resolve_model_path
+from services.retrieval.backend import BackendUnavailable
 from services.retrieval.servicer import RetrieverServicer, register_retriever
 
 log = logging.getLogger(__name__)
 
 
 def query_encoder(settings: Settings, encoder: Encoder) -> EncodeQueries:
-    """``CHSR_QUERY_ENCODER``: ``torch`` (default) or ``onnx-int8`` (ONNX Runtime, per-channel int8
-    weights; documents stay torch fp32 so the index is unchanged). Falls back to torch when the
-    ``onnx`` extra is not installed."""
-    if settings.query_encoder is ModelRuntime.TORCH:
+    """``CHSR_QUERY_ENCODER``: ``onnx-fp32`` (default: the same fp32 weights on ONNX Runtime, vectors equal
+    to torch's within 2e-7 at half the CPU), ``onnx-int8`` (per-channel int8 weights, cheaper, vectors
+    move slightly) or ``torch``. Documents stay torch fp32, so the index is the same for all three.
+    Falls back to torch when the ``onnx`` extra is not installed."""
+    choice = QueryEncoder(settings.query_encoder)
+    if choice is QueryEncoder.TORCH:
         return encoder.encode_queries
-    from services.dense.onnx_encoder import OnnxEncoder, export_int8, onnx_available
+    from services.dense.onnx_encoder import OnnxEncoder, export_onnx, onnx_available
 
     if not onnx_available():
-        log.warning("onnx-int8 requested but onnxruntime is not installed; using torch")
+        log.warning("%s requested but onnxruntime is not installed; using torch", choice.value)
         return encoder.encode_queries
     model_path = resolve_model_path(settings.model_path)
-    onnx_path = export_int8(model_path, settings.cache_dir / "onnx" / encoder.model_id.replace(":", "-"))
+    onnx_path = export_onnx(model_path, settings.cache_dir / "onnx" / encoder.model_id.replace(":", "-"),
+                            int8=choice is QueryEncoder.ONNX_INT8)
     return OnnxEncoder(onnx_path, model_path).encode_queries
 
 
@@ -43,6 +47,10 @@ def build_leg(settings: Settings) -> DenseLeg:
     if settings.backend is Backend.ENGINES:
         from services.dense.backends.weaviate import WeaviateDenseBackend
         backend = WeaviateDenseBackend.from_settings(settings, encoder.dim)
+        try:  # a replication factor the cluster cannot hold stops the server here (FailedPrecondition)
+            backend.check()
+        except BackendUnavailable as exc:  # engine down at start-up: serve degraded, create lazily
+            log.warning("weaviate unreachable at start-up; will retry on first use", extra={"error": str(exc)})
     else:
         from services.dense.backends.embedded import EmbeddedDenseBackend
         backend = EmbeddedDenseBackend(settings.data_dir, encoder.dim, index=settings.dense_index,

@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import logging
+
 from chsr.config import Backend, Settings
 from chsr.server import run_service
 from services.retrieval.servicer import RetrieverServicer, register_retriever
+from services.retrieval.backend import BackendUnavailable
 from services.sparse.leg import SparseLeg
+
+log = logging.getLogger(__name__)
 
 
 def build_leg(settings: Settings) -> SparseLeg:
     if settings.backend is Backend.ENGINES:
         from services.sparse.backends.elasticsearch import ElasticsearchSparseBackend
-        return SparseLeg(ElasticsearchSparseBackend.from_settings(settings))
+        backend = ElasticsearchSparseBackend.from_settings(settings)
+        try:  # a layout the cluster cannot hold stops the server here (FailedPrecondition)
+            backend.check()
+        except BackendUnavailable as exc:  # engine down at start-up: serve degraded, index lazily
+            log.warning("elasticsearch unreachable at start-up; will retry on first use", extra={"error": str(exc)})
+        return SparseLeg(backend)
     from services.sparse.backends.embedded import EmbeddedSparseBackend
     return SparseLeg(EmbeddedSparseBackend(settings.data_dir))
 

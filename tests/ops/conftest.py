@@ -19,7 +19,7 @@ import yaml
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = REPO_ROOT / "deploy"
 K8S = DEPLOY / "k8s"
-OVERLAYS = ("dev", "prod")
+OVERLAYS = ("dev", "prod", "prod-clustered")
 LOCAL_DIR = Path(os.environ.get("CHSR_LOCAL_DIR", Path.home() / ".cache" / "chsr-local"))
 
 # Filled by the live Prometheus test; printed in the terminal summary (issue 6 asks for the count).

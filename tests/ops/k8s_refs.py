@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 PROBES = ("startupProbe", "readinessProbe", "livenessProbe")
+WORKLOADS = ("Deployment", "StatefulSet")  # what Services, PDBs and NetworkPolicies may select
 
 
 @dataclass
@@ -66,21 +67,29 @@ def port_exists(port: int | str, deploy: dict) -> bool:
     return port in names if isinstance(port, str) else port in numbers
 
 
+def workloads(idx: Index) -> list[dict]:
+    return [w for kind in WORKLOADS for w in idx.kind(kind)]
+
+
 def selected_deployments(idx: Index, selector: dict) -> list[dict]:
-    return [d for d in idx.kind("Deployment") if selects(selector, pod_labels(d))] if selector else []
+    """Deployments and StatefulSets whose pods ``selector`` selects."""
+    return [d for d in workloads(idx) if selects(selector, pod_labels(d))] if selector else []
 
 
 def deployment_errors(idx: Index, external_secrets: set[str]) -> list[str]:
     errors: list[str] = []
-    for d in idx.kind("Deployment"):
+    for d in workloads(idx):
         name, spec = d["metadata"]["name"], d["spec"]["template"]["spec"]
-        where = f"Deployment/{name}"
+        where = f"{d['kind']}/{name}"
         if not selects(d["spec"]["selector"], pod_labels(d)):
             errors.append(f"{where}: spec.selector does not match the pod template labels")
         sa = spec.get("serviceAccountName")
         if sa and sa != "default" and not idx.get("ServiceAccount", sa):
             errors.append(f"{where}: serviceAccountName {sa!r} is not declared")
         volumes = {v["name"]: v for v in spec.get("volumes", [])}
+        volumes |= {t["metadata"]["name"]: {"persistentVolumeClaim": t} for t in d["spec"].get("volumeClaimTemplates", [])}
+        if d["kind"] == "StatefulSet":
+            errors += _statefulset_errors(idx, d)
         for v in volumes.values():
             if "configMap" in v and not idx.get("ConfigMap", v["configMap"]["name"]):
                 errors.append(f"{where}: volume {v['name']} uses missing ConfigMap {v['configMap']['name']}")
@@ -92,8 +101,22 @@ def deployment_errors(idx: Index, external_secrets: set[str]) -> list[str]:
     return errors
 
 
+def _statefulset_errors(idx: Index, sts: dict) -> list[str]:
+    """A StatefulSet's ``serviceName`` is a headless Service that selects its pods (the per-pod DNS names)."""
+    where = f"StatefulSet/{sts['metadata']['name']}"
+    svc = idx.get("Service", sts["spec"].get("serviceName", ""))
+    if svc is None:
+        return [f"{where}: serviceName {sts['spec'].get('serviceName')!r} is not a declared Service"]
+    errors = []
+    if svc["spec"].get("clusterIP") != "None":
+        errors.append(f"{where}: serviceName Service {svc['metadata']['name']} is not headless (clusterIP: None)")
+    if not selects(svc["spec"].get("selector", {}), pod_labels(sts)):
+        errors.append(f"{where}: serviceName Service {svc['metadata']['name']} does not select its pods")
+    return errors
+
+
 def _container_errors(idx: Index, deploy: dict, c: dict, volumes: dict, external_secrets: set[str]) -> list[str]:
-    where = f"Deployment/{deploy['metadata']['name']} container {c['name']}"
+    where = f"{deploy['kind']}/{deploy['metadata']['name']} container {c['name']}"
     errors = []
     for probe in PROBES:
         for handler in ("grpc", "httpGet", "tcpSocket"):
@@ -170,7 +193,7 @@ def policy_errors(idx: Index) -> list[str]:
 def _netpol_errors(idx: Index, n: dict) -> list[str]:
     where = f"NetworkPolicy/{n['metadata']['name']}"
     selector = n["spec"]["podSelector"]
-    pods = idx.kind("Deployment") if not selector else selected_deployments(idx, selector)
+    pods = workloads(idx) if not selector else selected_deployments(idx, selector)
     if not pods:
         return [f"{where}: podSelector matches no Deployment"]
     errors = []

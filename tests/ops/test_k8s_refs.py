@@ -19,7 +19,7 @@ from tests.ops.k8s_refs import Index, all_errors, pod_labels, selects
 
 pytestmark = pytest.mark.ops
 
-OVERLAYS = ["dev", "prod", "prod+servicemonitor"]
+OVERLAYS = ["dev", "prod", "prod+servicemonitor", "prod-clustered"]
 # Secrets created outside the repo (documented in docs/DEPLOY.md "Secrets").
 EXTERNAL_SECRETS = {"chsr-ingest"}
 MESH = tuple(DEFAULT_PORTS)

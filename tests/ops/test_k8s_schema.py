@@ -51,7 +51,7 @@ def test_manifest_file_validates(path: Path) -> None:
     assert schema_errors(docs, str(path.relative_to(K8S))) == []
 
 
-@pytest.mark.parametrize("overlay", ["dev", "prod", "prod+servicemonitor"])
+@pytest.mark.parametrize("overlay", ["dev", "prod", "prod+servicemonitor", "prod-clustered"])
 def test_rendered_overlay_validates(rendered: dict[str, list[dict]], overlay: str) -> None:
     docs = rendered[overlay]
     assert len(docs) > 20

@@ -18,6 +18,28 @@ from tools.cli.up_cmd import OFFSETS
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 ENGINE_PORTS = {"elasticsearch": 19200, "weaviate": 18080, "redis": 16379}
+
+
+def engine_ports() -> dict[str, int]:
+    """The configured engines' ports (``CHSR_ES_URL``, ``CHSR_WEAVIATE_HTTP`` may list several nodes:
+    ``elasticsearch-2``, ...; ``CHSR_REDIS_URL``'s port, and the Sentinels'), else the local defaults."""
+    from chsr.config import get_settings
+
+    s = get_settings()
+    out: dict[str, int] = {}
+
+    def add(name: str, addrs: str) -> None:
+        hosts = [a.strip().rstrip("/") for a in addrs.split(",") if a.strip()]
+        for i, addr in enumerate(hosts, 1):
+            port = addr.rsplit(":", 1)[-1].split("/")[0]
+            if port.isdigit():
+                out[name if len(hosts) == 1 else f"{name}-{i}"] = int(port)
+    add("elasticsearch", s.es_url)
+    add("weaviate", s.weaviate_http)
+    add("redis", s.redis_url.split("://", 1)[-1].split("/")[0])
+    if s.redis_sentinels:
+        add("sentinel", s.redis_sentinels)
+    return out or dict(ENGINE_PORTS)
 LISTEN = "0A"
 
 
@@ -71,7 +93,7 @@ def pids_by_port(ports: dict[str, int]) -> dict[str, int]:
 def mesh_ports(gateway: str, engines: bool = True) -> dict[str, int]:
     base = int(gateway.rsplit(":", 1)[1])
     ports = {name: base + offset for name, offset in OFFSETS.items()}
-    return ports | (ENGINE_PORTS if engines else {})
+    return ports | (engine_ports() if engines else {})
 
 
 class CpuMeter:

@@ -28,6 +28,9 @@ Why it looks like this ("Backends"):
   It is a read-modify-write guarded by a process lock: one dense service writes per collection.
 * Connection refused / timeouts / gRPC UNAVAILABLE become :class:`BackendUnavailable`; the client
   connects lazily (2 s init timeout, 5 s queries) so the service starts while Weaviate is down.
+* On a cluster, replication, consistency levels and endpoint failover follow
+  :mod:`services.dense.backends.weaviate_cluster`; :meth:`WeaviateDenseBackend.check` runs at
+  start-up and refuses a replication factor the cluster cannot hold.
 * Passage mode (``CHSR_DENSE_PASSAGES=maxp``) is embedded-only: this backend stores one
   object per document, and :meth:`from_settings` refuses ``maxp`` rather than index whole-document
   vectors under a setting that promises passages.
@@ -38,27 +41,34 @@ from __future__ import annotations
 import logging
 import threading
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
+import grpc
 import httpx
 import weaviate
-from weaviate.classes.config import Configure, DataType, Property, Tokenization, VectorDistances
+import weaviate.connect.v4
+from weaviate.classes.config import (ConsistencyLevel, Configure, DataType, Property, ReplicationDeletionStrategy,
+                                     Tokenization, VectorDistances)
 from weaviate.classes.data import DataObject
 from weaviate.classes.init import AdditionalConfig, Timeout
 from weaviate.classes.query import Filter, MetadataQuery, Sort
 from weaviate.collections import Collection
 from weaviate.connect import ConnectionParams
 from weaviate.exceptions import (UnexpectedStatusCodeError, WeaviateBaseError, WeaviateInsertManyAllFailedError,
-                                 WeaviateQueryError)
+                                 WeaviateQueryError, WeaviateRetryError)
+from weaviate.retry import _Retry
 from weaviate.util import generate_uuid5
 
-from chsr.config import Settings
+from chsr.config import Consistency, Settings
+from chsr.errors import FailedPrecondition
 from chsr.documents import METADATA_FIELDS, METADATA_INT, Citation, Doc
 from services.retrieval.backend import BackendUnavailable, Hit, ItemFailure, StoredEntry, UpsertResult
 from chsr.scope import Scope
 from chsr.config import PassageMode
+from services.dense.backends.weaviate_cluster import Replication, endpoints, resolve_factor
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 BATCH_SIZE = 200      # objects per insert_many call (fixed-size batches; ~0.5 MB with 384-d vectors)
 FETCH_CHUNK = 500
@@ -72,6 +82,28 @@ CITATION_PROPS = {"citation_source": ("source", DataType.TEXT), "citation_title"
 RETURN_PROPS = ["doc_id", "title", "text", *METADATA_FIELDS, *CITATION_PROPS, "chunking"]
 ENTRIES_PAGE = 1000
 _UNAVAILABLE_MARKERS = ("UNAVAILABLE", "DEADLINE_EXCEEDED", "Connection refused", "failed to connect", "timed out")
+# Per-object write errors that mean "not enough replicas took it", not "this object is bad".
+_REPLICA_MARKERS = ("consistency level", "replica", "broadcast", "coordinator", "connection refused", "UNAVAILABLE")
+_LEVELS = {Consistency.ONE: ConsistencyLevel.ONE, Consistency.QUORUM: ConsistencyLevel.QUORUM,
+           Consistency.ALL: ConsistencyLevel.ALL}
+
+
+class _FailFast(_Retry):
+    """weaviate-client answers a gRPC UNAVAILABLE by sleeping 1 + 2 + 4 + 8 + 16 s and retrying the same
+    node, far past any search deadline (measured: every dense call for 11 s after a node was killed
+    ran out of its 1.2 s share). Here UNAVAILABLE is raised at once, so the backend fails over to the
+    next node (or reports the leg unavailable) within the request's budget."""
+
+    def with_exponential_backoff(self, count, error, f, *args, **kwargs):  # type: ignore[no-untyped-def,override]
+        try:
+            return f(*args, **kwargs)
+        except grpc.RpcError as exc:
+            if exc.code() != grpc.StatusCode.UNAVAILABLE:  # type: ignore[attr-defined]
+                raise
+            raise WeaviateRetryError(f"UNAVAILABLE: {exc}", count) from exc
+
+
+weaviate.connect.v4._Retry = _FailFast  # type: ignore[misc]  # the client's sync connection looks it up per call
 
 
 def _host_port(addr: str) -> tuple[str, int]:
@@ -85,13 +117,12 @@ class WeaviateDenseBackend:
 
     def __init__(self, http_addr: str, grpc_addr: str, collection: str, dim: int, *,
                  ef: int = 128, ef_construction: int = 200, max_connections: int = 16,
-                 query_timeout_s: float = 5.0, exact_pool: int = EXACT_POOL) -> None:
-        (http_host, http_port), (grpc_host, grpc_port) = _host_port(http_addr), _host_port(grpc_addr)
-        self._client = weaviate.WeaviateClient(
-            connection_params=ConnectionParams.from_params(http_host, http_port, False, grpc_host, grpc_port, False),
-            additional_config=AdditionalConfig(timeout=Timeout(init=2, query=query_timeout_s, insert=60)),
-            skip_init_checks=True)  # the init checks call pypi.org for a version warning; the server
-        # version is still read from /v1/meta on connect, and gRPC failures surface on first use
+                 query_timeout_s: float = 5.0, exact_pool: int = EXACT_POOL,
+                 replication: Replication = Replication()) -> None:
+        self._clients = [_client(http, grpc, query_timeout_s) for http, grpc in endpoints(http_addr, grpc_addr)]
+        self._current = 0   # index of the node this process talks to; moves on when it is unreachable
+        self._replication = replication
+        self._factor = 0    # the collection's replication factor, read at start-up
         self._http_addr, self._collection_name, self._meta_name = http_addr, collection, f"{collection}Meta"
         self._dim, self._ef, self._ef_construction, self._max_connections = dim, ef, ef_construction, max_connections
         self._exact_pool = exact_pool
@@ -110,7 +141,28 @@ class WeaviateDenseBackend:
                    ef=settings.weaviate_ef,
                    ef_construction=settings.weaviate_ef_construction,
                    max_connections=settings.weaviate_max_connections,
-                   exact_pool=settings.weaviate_exact_pool)
+                   exact_pool=settings.weaviate_exact_pool, replication=Replication.from_settings(settings))
+
+    @property
+    def _client(self) -> weaviate.WeaviateClient:
+        return self._clients[self._current]
+
+    def _failover(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` on the current node; when it is unreachable, once more on each other node."""
+        for attempt in range(len(self._clients)):
+            try:
+                return fn()
+            except BackendUnavailable:
+                if attempt == len(self._clients) - 1:
+                    raise
+                self._current = (self._current + 1) % len(self._clients)
+                log.warning("weaviate node unreachable, trying the next", extra={"node": self._current})
+        raise AssertionError("unreachable")
+
+    def check(self) -> None:
+        """Start-up check: the replication factor fits the cluster (FailedPrecondition if not); the
+        collection is created with it. An unreachable cluster is BackendUnavailable (lazy retry)."""
+        self._failover(lambda: self._guarded("check", self._coll))
 
     # ---- plumbing ------------------------------------------------------------
     @contextmanager
@@ -122,25 +174,49 @@ class WeaviateDenseBackend:
                 raise BackendUnavailable(f"weaviate {what}: {type(exc).__name__}: {str(exc)[:300]}") from exc
             raise
 
-    def _coll(self) -> Collection:
-        """The collection, connecting and creating it (and the meta collection) on first use."""
-        if self._ready:
-            return self._client.collections.get(self._collection_name)
+    def _guarded(self, what: str, fn: Callable[[], T]) -> T:
+        with self._guard(what):
+            return fn()
+
+    def _coll(self, level: Consistency | None = None) -> Collection:
+        """The collection at the read level (or ``level``), connecting and creating it (and the meta
+        collection) on first use."""
         with self._lock:
+            if not self._client.is_connected():
+                self._client.connect()
             if not self._ready:
-                if not self._client.is_connected():
-                    self._client.connect()
                 self._create_if_missing()
                 self._ready = True
-        return self._client.collections.get(self._collection_name)
+        coll = self._client.collections.get(self._collection_name)
+        return coll.with_consistency_level(_LEVELS[level or self._replication.read])
+
+    def _nodes(self) -> tuple[int, int]:
+        """(nodes the cluster knows, nodes HEALTHY) from ``/v1/cluster/statistics``: its Raft
+        configuration lists every member, down or not (``/v1/nodes`` answers 500 while one is down)."""
+        http = endpoints(self._http_addr, self._http_addr)[self._current][0]
+        resp = httpx.get(f"http://{http}/v1/cluster/statistics", timeout=5)
+        if resp.status_code >= 500:
+            raise BackendUnavailable(f"weaviate cluster statistics: HTTP {resp.status_code} {resp.text[:200]}")
+        resp.raise_for_status()
+        stats = resp.json()["statistics"]
+        members = {m["id"] for s in stats for m in s.get("raft", {}).get("latestConfiguration", [])}
+        healthy = sum(1 for s in stats if s.get("status") == "HEALTHY")
+        return max(len(members), len(stats)), healthy
 
     def _create_if_missing(self) -> None:
         cols = self._client.collections
+        known, healthy = self._nodes()
+        factor = resolve_factor(self._replication.factor, known)
+        problems = self._replication.problems(factor, known)
+        if problems:
+            raise FailedPrecondition(f"weaviate {self._http_addr}: {'; '.join(problems)}")
+        replication = Configure.replication(factor=factor, async_enabled=factor > 1,
+                                            deletion_strategy=ReplicationDeletionStrategy.TIME_BASED_RESOLUTION)
         if not cols.exists(self._collection_name):
             hnsw = Configure.VectorIndex.hnsw(distance_metric=VectorDistances.COSINE, ef=self._ef,
                                               ef_construction=self._ef_construction,
                                               max_connections=self._max_connections)
-            _create(cols, name=self._collection_name, properties=_properties(),
+            _create(cols, name=self._collection_name, properties=_properties(), replication_config=replication,
                     vector_config=Configure.Vectors.self_provided(vector_index_config=hnsw))
         else:  # made before citations were stored: add what is missing
             coll = cols.get(self._collection_name)
@@ -150,22 +226,35 @@ class WeaviateDenseBackend:
                     coll.config.add_property(prop)
         if not cols.exists(self._meta_name):
             _create(cols, name=self._meta_name, properties=[Property(name="generation", data_type=DataType.INT)],
-                    vector_config=Configure.Vectors.self_provided())
-        log.info("weaviate collection ready", extra={"collection": self._collection_name})
+                    replication_config=replication, vector_config=Configure.Vectors.self_provided())
+        self._factor = int(cols.get(self._collection_name).config.get().replication_config.factor)
+        if self._factor != factor:
+            log.warning("weaviate collection keeps the replication factor it was created with",
+                        extra={"collection": self._collection_name, "factor": self._factor, "configured": factor})
+        shortfall = self._replication.shortfall(self._factor, healthy)
+        if shortfall:
+            log.warning("weaviate cluster degraded at start-up", extra={"reason": shortfall})
+        log.info("weaviate collection ready", extra={"collection": self._collection_name, "factor": self._factor})
 
     def _bump_generation(self) -> None:
         with self._lock:
-            meta = self._client.collections.get(self._meta_name)
-            new = self.generation() + 1
-            meta.data.insert_many([DataObject(properties={"generation": new}, uuid=GENERATION_UUID)])
+            level = _LEVELS[self._replication.write]
+            meta = self._client.collections.get(self._meta_name).with_consistency_level(level)
+            new = self._generation(self._replication.write) + 1
+            resp = meta.data.insert_many([DataObject(properties={"generation": new}, uuid=GENERATION_UUID)])
+            if resp.errors:
+                raise BackendUnavailable(f"weaviate generation bump: {str(resp.errors[0].message)[:300]}")
 
     # ---- writes --------------------------------------------------------------
     def upsert(self, docs: Sequence[Doc], vectors: Any = None) -> UpsertResult:
         if vectors is None or len(vectors) != len(docs):
             raise ValueError("dense upsert needs one vector per document")
+        return self._failover(lambda: self._upsert(docs, vectors))
+
+    def _upsert(self, docs: Sequence[Doc], vectors: Any) -> UpsertResult:
         result = UpsertResult()
         with self._guard("upsert"):
-            coll = self._coll()
+            coll = self._coll(self._replication.write)
             known = self._hashes(coll, [d.id for d in docs])
             changed = [i for i, d in enumerate(docs) if known.get(d.id) != d.content_hash()]
             result.unchanged = len(docs) - len(changed)
@@ -193,6 +282,10 @@ class WeaviateDenseBackend:
             failed = {i: e.message for i, e in resp.errors.items()}
         except WeaviateInsertManyAllFailedError as exc:
             failed = {i: str(exc)[:400] for i in range(len(sent))}
+        short = [sent[i].id for i, msg in failed.items() if any(m in str(msg) for m in _REPLICA_MARKERS)]
+        if short:  # too few replicas acknowledged: the batch is not durable, retry it (never half-acked)
+            raise BackendUnavailable(f"weaviate upsert: {len(short)} objects not acknowledged at "
+                                     f"{self._replication.write.value}: {str(next(iter(failed.values())))[:300]}")
         for i, doc in enumerate(sent):
             if i in failed:
                 result.errors.append(ItemFailure(doc.id, "document", str(failed[i])[:400]))
@@ -226,6 +319,9 @@ class WeaviateDenseBackend:
                with_docs: bool = True) -> list[Hit]:
         if k <= 0:
             return []
+        return self._failover(lambda: self._search(vector, flt, k, exact, with_docs))
+
+    def _search(self, vector: Sequence[float], flt: Scope, k: int, exact: bool, with_docs: bool) -> list[Hit]:
         with self._guard("search"):
             resp = self._coll().query.near_vector(
                 near_vector=[float(x) for x in vector], limit=max(k, self._exact_pool) if exact else k,
@@ -236,6 +332,9 @@ class WeaviateDenseBackend:
         return sorted(hits, key=lambda h: -h.score)[:k]
 
     def get(self, ids: Sequence[str]) -> list[Doc]:
+        return self._failover(lambda: self._get(ids))
+
+    def _get(self, ids: Sequence[str]) -> list[Doc]:
         found: dict[str, Doc] = {}
         with self._guard("get"):
             coll = self._coll()
@@ -248,8 +347,10 @@ class WeaviateDenseBackend:
         return [found[i] for i in dict.fromkeys(ids) if i in found]
 
     def count(self) -> int:
-        with self._guard("count"):
-            return int(self._coll().aggregate.over_all(total_count=True).total_count or 0)
+        def count() -> int:
+            with self._guard("count"):
+                return int(self._coll().aggregate.over_all(total_count=True).total_count or 0)
+        return self._failover(count)
 
     def ids(self) -> Iterator[str]:
         """All ids via the cursor iterator (ordered by UUID, not by insertion)."""
@@ -289,27 +390,46 @@ class WeaviateDenseBackend:
             last = resp.objects[-1].properties["doc_id"]
 
     def generation(self) -> int:
+        return self._failover(lambda: self._generation(self._replication.read))
+
+    def _generation(self, level: Consistency) -> int:
         with self._guard("generation"):
             self._coll()
-            obj = self._client.collections.get(self._meta_name).query.fetch_object_by_id(GENERATION_UUID)
+            meta = self._client.collections.get(self._meta_name).with_consistency_level(_LEVELS[level])
+            obj = meta.query.fetch_object_by_id(GENERATION_UUID)
         return int(obj.properties.get("generation") or 0) if obj is not None else 0
 
     def details(self) -> dict[str, str]:
         return {"engine": "weaviate", "url": self._http_addr, "collection": self._collection_name,
                 "index": "hnsw", "dim": str(self._dim), "similarity": "cosine (1 - cosine distance)",
                 "ef": str(self._ef), "ef_construction": str(self._ef_construction),
-                "max_connections": str(self._max_connections), "exact": f"near-exact: limit>={self._exact_pool}" if self._exact_pool else "hnsw (ef)"}
+                "max_connections": str(self._max_connections), "exact": f"near-exact: limit>={self._exact_pool}" if self._exact_pool else "hnsw (ef)",
+                "replication_factor": str(self._factor or "?"), "write_consistency": self._replication.write.value,
+                "read_consistency": self._replication.read.value, "nodes": str(len(self._clients))}
 
     def drop(self) -> None:
         """Delete the collection and its meta collection (tests only)."""
-        with self._guard("drop"):
-            if not self._client.is_connected():
-                self._client.connect()
-            self._client.collections.delete([self._collection_name, self._meta_name])
+        def drop() -> None:
+            with self._guard("drop"):
+                if not self._client.is_connected():
+                    self._client.connect()
+                self._client.collections.delete([self._collection_name, self._meta_name])
+        self._failover(drop)
         self._ready = False
 
     def close(self) -> None:
-        self._client.close()
+        for client in self._clients:
+            client.close()
+
+
+def _client(http_addr: str, grpc_addr: str, query_timeout_s: float) -> weaviate.WeaviateClient:
+    (http_host, http_port), (grpc_host, grpc_port) = _host_port(http_addr), _host_port(grpc_addr)
+    # skip_init_checks: the init checks call pypi.org for a version warning; the server version is
+    # still read from /v1/meta on connect, and gRPC failures surface on first use.
+    return weaviate.WeaviateClient(
+        connection_params=ConnectionParams.from_params(http_host, http_port, False, grpc_host, grpc_port, False),
+        additional_config=AdditionalConfig(timeout=Timeout(init=2, query=query_timeout_s, insert=60)),
+        skip_init_checks=True)
 
 
 def scope_filter(flt: Scope) -> Any:

@@ -1,4 +1,4 @@
-"""CHSR_QUERY_ENCODER=onnx-int8 gives query vectors close to torch's (issue 7 lever)."""
+"""CHSR_QUERY_ENCODER: onnx-fp32 (default) equals torch, onnx-int8 is close (issue 7 and 13 levers)."""
 
 from __future__ import annotations
 
@@ -33,3 +33,12 @@ def test_onnx_int8_matches_torch(encoder, tmp_path):
     cosines = (onnx_vecs * torch_vecs).sum(axis=1)
     assert onnx_vecs.shape == torch_vecs.shape
     assert np.all(cosines > 0.97), cosines
+
+
+@pytest.mark.skipif(not onnx_available(), reason="onnxruntime/onnx not installed (pip install -e '.[onnx]')")
+def test_onnx_fp32_is_the_default_and_equals_torch(encoder, tmp_path):
+    assert Settings().query_encoder == "onnx-fp32"
+    encode = query_encoder(Settings(cache_dir=tmp_path), encoder)
+    queries = ["what is the half-life of carbon-14", "Newton's second law", "二次函数的图像", "photosynthèse"]
+    assert np.max(np.abs(encode(queries) - encoder.encode_queries(queries))) < 1e-5
+    assert query_encoder(Settings(query_encoder="torch"), encoder) == encoder.encode_queries

@@ -7,7 +7,7 @@ import re
 import pytest
 from pydantic import ValidationError
 
-from chsr.config import Backend, ModelRuntime, Settings
+from chsr.config import Backend, QueryEncoder, Settings
 from chsr.server import describe_settings_error
 from tests.conftest import REPO_ROOT
 
@@ -42,8 +42,28 @@ def test_enums_compare_as_their_strings_and_parse_from_the_environment(monkeypat
     monkeypatch.setenv("CHSR_BACKEND", "engines")
     monkeypatch.setenv("CHSR_QUERY_ENCODER", "onnx-int8")
     s = Settings()
-    assert s.backend is Backend.ENGINES and s.query_encoder is ModelRuntime.ONNX_INT8 and s.backend == "engines"
+    assert s.backend is Backend.ENGINES and s.query_encoder is QueryEncoder.ONNX_INT8 and s.backend == "engines"
 
 
 def test_writer_identities_are_a_comma_list():
     assert Settings(writer_identities=" gateway, ingest-job ,").writer_identity_list == ["gateway", "ingest-job"]
+
+
+@pytest.mark.parametrize("field,value,expected", [
+    ("es_replicas", "-1", "CHSR_ES_REPLICAS: Input should be greater than or equal to 0 or Input should be 'auto'"),
+    ("weaviate_replication_factor", "zero", "CHSR_WEAVIATE_REPLICATION_FACTOR: Input should be a valid integer"),
+    ("es_wait_for_active_shards", "most", "or Input should be 'auto' or 'all'"),
+])
+def test_number_or_word_settings_name_the_variable_once(field, value, expected):
+    with pytest.raises(ValidationError) as err:
+        Settings(**{field: value})
+    message = describe_settings_error(err.value)
+    assert expected in message and message.count("CHSR_") == 1
+
+
+def test_cluster_settings_parse_numbers_and_words(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("CHSR_ES_REPLICAS", "2")
+    monkeypatch.setenv("CHSR_WEAVIATE_REPLICATION_FACTOR", "auto")
+    monkeypatch.setenv("CHSR_WEAVIATE_READ_CONSISTENCY", "QUORUM")
+    s = Settings()
+    assert s.es_replicas == 2 and s.weaviate_replication_factor == "auto" and s.weaviate_read_consistency == "QUORUM"
