@@ -39,15 +39,17 @@ ENGINES=${CHSR_TEST_ENGINES:-1}
 if [ "$ENGINES" = "1" ] && [ -x deploy/local/engines.sh ]; then
   log "provisioning and starting real engines (Elasticsearch, Weaviate, Redis, Prometheus)"
   # Stop them afterwards only if this run started them (engines someone else runs stay up).
+  cleanup=":"
   if ! deploy/local/engines.sh status >/dev/null 2>&1; then
-    trap 'deploy/local/engines.sh stop all >/dev/null 2>&1 || true' EXIT
+    cleanup="deploy/local/engines.sh stop all >/dev/null 2>&1 || true"
   fi
+  trap 'eval "$cleanup"' EXIT
   deploy/local/engines.sh start all
   if [ -x deploy/local/clusters.sh ] && [ "${CHSR_TEST_CLUSTERS:-1}" = "1" ]; then
     # The node-fault tests (tests/faults/test_node_faults.py, marker `cluster`) need the 3-node
     # clusters; they share the cached builds and are stopped (and their data wiped) afterwards.
     log "starting the local clusters (3 x Elasticsearch, 3 x Weaviate, Redis primary + replica + Sentinels)"
-    trap 'deploy/local/clusters.sh wipe all >/dev/null 2>&1 || true; deploy/local/engines.sh stop all >/dev/null 2>&1 || true' EXIT
+    cleanup="deploy/local/clusters.sh wipe all >/dev/null 2>&1 || true; $cleanup"
     deploy/local/clusters.sh start all
   fi
   export CHSR_REQUIRE_ENGINES=1
