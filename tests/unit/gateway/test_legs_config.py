@@ -36,7 +36,7 @@ def test_unknown_leg_names_the_valid_ones():
 
 def test_a_mesh_without_the_graph_starts_no_graph_server():
     assert "graph" in enabled_services("sparse,dense,graph")
-    assert enabled_services("sparse,dense,tfidf,ppmi") == ("gate", "sparse", "dense", "fusion", "rerank", "gateway")
+    assert enabled_services("sparse,dense,tfidf,ppmi") == ("gate", "sparse", "dense", "fusion", "rerank", "ingest", "gateway")
 
 
 def test_a_pipeline_naming_a_leg_that_is_not_enabled_is_a_failed_precondition():
