@@ -17,6 +17,7 @@ import argparse
 import ctypes
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -24,6 +25,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -44,7 +46,18 @@ def enabled_services(legs: str | None = None) -> tuple[str, ...]:
     enabled = (Settings(legs=legs) if legs else get_settings()).enabled_legs
     servers = retrieval_servers(enabled)
     return tuple(s for s in SERVICES if s not in ALL_RETRIEVAL_SERVERS or s in servers)
+
+
 _PR_SET_PDEATHSIG = 1
+#: Each server gets SIGTERM when the supervisor dies, however it dies (Linux). `setpriv --pdeathsig`
+#: (util-linux) sets that and execs the server, so the child runs no Python between fork and exec: a
+#: ``preexec_fn`` forks a process that has gRPC, torch and OpenMP threads and then runs code in the
+#: child (dlopen, atfork handlers), which can abort it; without one, subprocess uses vfork.
+_SETPRIV = shutil.which("setpriv") if sys.platform.startswith("linux") else None
+try:  # the fallback, resolved here in the parent so the child only makes the call
+    _PRCTL = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
+except (OSError, AttributeError):
+    _PRCTL = None
 
 
 @dataclass
@@ -80,11 +93,17 @@ class MeshLayout:
 
 
 def _die_with_parent() -> None:
-    """In the child, before exec: SIGTERM when the supervisor dies, however it dies (Linux)."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    except OSError:
-        pass  # not Linux: stop_all() in the supervisor's finally still applies
+    """In the child, before exec (when setpriv is missing): SIGTERM when the supervisor dies."""
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGTERM)  # elsewhere stop_all() in the supervisor's finally applies
+
+
+def server_command(module: str) -> tuple[list[str], Callable[[], None] | None]:
+    """The argv that runs server ``module`` and the preexec function it still needs (None with setpriv)."""
+    argv = [sys.executable, "-m", module]
+    if _SETPRIV:
+        return [_SETPRIV, "--pdeathsig", "TERM", "--", *argv], None
+    return argv, _die_with_parent
 
 
 def wait_serving(addr: str, timeout_s: float, proc: subprocess.Popen | None = None) -> bool:
@@ -119,9 +138,10 @@ class Supervisor:
         if self.log_dir:
             self.log_dir.mkdir(parents=True, exist_ok=True)
             out = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - lives as long as the child
+        argv, preexec = server_command(MODULES[name])
         self.procs[name] = subprocess.Popen(
-            [sys.executable, "-m", MODULES[name]], env=self.layout.env(name, self.backend, self.data_dir, self.extra_env | (extra_env or {})),
-            stdout=out, stderr=out, preexec_fn=_die_with_parent)
+            argv, env=self.layout.env(name, self.backend, self.data_dir, self.extra_env | (extra_env or {})),
+            stdout=out, stderr=out, preexec_fn=preexec)
 
     def start_all(self, timeout_s: float = 180) -> None:
         """Start every server and wait until each is SERVING; on any failure stop them all."""
