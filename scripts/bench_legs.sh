@@ -7,7 +7,7 @@
 #   benchmarks/legs-cost         build time, size and query time of TF-IDF, PPMI and the graph (+ engines path)
 # Usage: CHSR_SCIFACT_DIR=../shared/data/scifact CHSR_CURRICULUM_DIR=../shared/data/curriculum \
 #        CHSR_CROSS_ENCODER_PATH=~/.cache/chsr/models/ce-scifact-v4 bash scripts/bench_legs.sh [steps]
-# steps (default all): cost scifact tune strategies curriculum. The cross-encoder comes from
+# steps (default all): cost scifact rerank tune strategies curriculum (scifact = the legs, rerank = the blends). The cross-encoder comes from
 #   chsr train-reranker ../shared/data/scifact ~/.cache/chsr/models/ce-scifact-v4 --negatives-per-query 3 \
 #     --random-negatives-per-query 1 --max-length 128 --epochs 2 --batch-size 32 --lr 1e-4
 # `tune` rewrites benchmarks/scifact-rerank/tuning.json from train queries; the weights it picks are
@@ -21,7 +21,7 @@ CUR=${CHSR_CURRICULUM_DIR:-../shared/data/curriculum}
 CE=${CHSR_CROSS_ENCODER_PATH:?set CHSR_CROSS_ENCODER_PATH to a chsr train-reranker output}
 PORT=${CHSR_BENCH_PORT:-58151}
 GW=127.0.0.1:$PORT
-STEPS=${*:-cost scifact tune strategies curriculum}
+STEPS=${*:-cost scifact rerank tune strategies curriculum}
 export CHSR_QUERY_VECTOR_CACHE=8192 CHSR_CROSS_ENCODER_PATH="$CE" CHSR_CROSS_ENCODER_RUNTIME=onnx-int8 \
   CHSR_CROSS_ENCODER_MAX_LENGTH=128 CHSR_DEFAULT_DEADLINE_MS=30000
 
@@ -40,13 +40,15 @@ squeeze() { gzip -f9 "$1"/per_query.jsonl "$1"/runs/*.trec 2>/dev/null || true; 
 if has cost; then
   $PY -m tools.bench.legs_cost --out benchmarks/legs-cost ${CHSR_BENCH_ES_URL:+--es-url "$CHSR_BENCH_ES_URL"}
 fi
-if has scifact || has tune || has strategies; then
+if has scifact || has rerank || has tune || has strategies; then
   D=$HOME/.cache/chsr/bench-legs-scifact
   up "$D"
   $CLI ingest "$SF/corpus.jsonl" --gateway "$GW"
-  $CLI calibrate --beir "$SF" --split train --max-queries 200 --depth 5000 \
-    --sparse 127.0.0.1:$((PORT + 2)) --dense 127.0.0.1:$((PORT + 3)) --out "$D/calibration"
-  sleep 3
+  if [ ! -f "$D/calibration/cdf_dense.npz" ]; then  # train split only; reused while the corpus is the same
+    $CLI calibrate --beir "$SF" --split train --max-queries 200 --depth 5000 \
+      --sparse 127.0.0.1:$((PORT + 2)) --dense 127.0.0.1:$((PORT + 3)) --out "$D/calibration"
+    sleep 3
+  fi
   if has tune; then
     $PY -m tools.eval.tune_rerank "$SF" --gateway "$GW" --cross-encoder "$CE" --pipelines rrf,hybrid_fixed,hybrid_calibrated \
       --pools 10,20,30,50 --max-length 128 --max-queries 400 --out benchmarks/scifact-rerank/tuning.json
@@ -55,6 +57,8 @@ if has scifact || has tune || has strategies; then
     $CLI eval beir "$SF" --split test --gateway "$GW" --concurrency 2 --baseline sparse --out benchmarks/scifact-legs \
       --pipelines rrf,sparse,dense,tfidf,ppmi,ppmi_rrf,kg,kg_rrf,kg_rrf_plain,rrf_tfidf
     squeeze benchmarks/scifact-legs
+  fi
+  if has rerank; then
     $CLI eval beir "$SF" --split test --gateway "$GW" --concurrency 1 --baseline rrf --h1-pipeline hybrid_calibrated \
       --pipelines rrf,rrf_ce,hybrid_fixed,hybrid_fixed_rerank,linear_0.5,linear_0.5_ce,hybrid_calibrated,hybrid_calibrated_rerank,hybrid_fixed_rerank20,hybrid_fixed_ce_alone \
       --pairs rrf_ce:rrf,hybrid_fixed_rerank:hybrid_fixed,linear_0.5_ce:linear_0.5,hybrid_calibrated_rerank:hybrid_calibrated,hybrid_fixed_rerank20:hybrid_fixed,hybrid_fixed_ce_alone:hybrid_fixed \
