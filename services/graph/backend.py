@@ -22,6 +22,7 @@ from services.graph.store import GraphStore
 from services.retrieval.backend import Hit, UpsertResult
 from services.retrieval.columns import MetadataColumns
 from services.retrieval.docstore import DocStoreBacked
+from services.retrieval.topk import masked_top_k
 
 log = logging.getLogger(__name__)
 
@@ -72,18 +73,8 @@ class GraphBackend(DocStoreBacked):
         return graph, docs, columns
 
     def search(self, query: str, flt: Scope, k: int) -> list[Hit]:
-        import numpy as np
-
         graph, docs, columns = self.graph()
-        scores = graph.scores(query_entities(query, graph.entities))
-        mask = columns.mask(flt)
-        if mask is not None:
-            scores = np.where(mask, scores, -np.inf)
-        candidates = np.flatnonzero(scores > 0)
-        if candidates.size == 0 or k <= 0:
-            return []
-        top = candidates[np.argsort(-scores[candidates], kind="stable")[:k]]
-        return [Hit(doc_id=docs[i].id, score=float(scores[i]), doc=docs[i]) for i in top]
+        return masked_top_k(graph.scores(query_entities(query, graph.entities)), docs, columns, flt, k)
 
     def details(self) -> dict[str, str]:
         graph = self._graph

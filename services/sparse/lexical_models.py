@@ -24,6 +24,7 @@ from chsr.scope import Scope
 from chsr.text import tokenize
 from services.retrieval.backend import Hit
 from services.retrieval.columns import MetadataColumns
+from services.retrieval.topk import masked_top_k
 from services.sparse.ppmi import PpmiIndex
 from services.sparse.tfidf import TfidfIndex
 
@@ -101,14 +102,7 @@ class LexicalModels:
 
 def top_k(scores: np.ndarray, snap: CorpusSnapshot, flt: Scope, k: int) -> list[Hit]:
     """The ``k`` best positive scores among rows the filter admits (mask before top-k)."""
-    mask = snap.columns.mask(flt)
-    if mask is not None:
-        scores = np.where(mask, scores, -np.inf)
-    candidates = np.flatnonzero(scores > 0)
-    if candidates.size == 0 or k <= 0:
-        return []
-    top = candidates[np.argsort(-scores[candidates], kind="stable")[:k]]
-    return [Hit(doc_id=snap.docs[i].id, score=float(scores[i]), doc=snap.docs[i]) for i in top]
+    return masked_top_k(scores, snap.docs, snap.columns, flt, k)
 
 
 def docs_tokens(docs: Sequence[Doc]) -> list[list[str]]:
