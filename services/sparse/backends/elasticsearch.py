@@ -325,57 +325,42 @@ class ElasticsearchSparseBackend:
         with self._guard("count"):
             return int(self._es.count(index=self._index)["count"])
 
-    def ids(self) -> Iterator[str]:
-        """All ids, sorted, paged with ``search_after`` on the ``doc_id`` keyword (sorting on
-        ``_id`` needs fielddata, which ES 8 disables)."""
-        self._ensure()
+    def _scan(self, what: str, es: Any = None, **params: Any) -> Iterator[dict[str, Any]]:
+        """Every hit of a search, in ``doc_id`` order, paged with ``search_after`` on the ``doc_id``
+        keyword (sorting on ``_id`` needs fielddata, which ES 8 disables)."""
+        es = es or self._es
         after: list[Any] | None = None
         while True:
-            with self._guard("ids"):
-                resp = self._es.search(index=self._index, size=IDS_PAGE, source=False, track_total_hits=False,
-                                       sort=[{"doc_id": "asc"}], search_after=after)
+            with self._guard(what):
+                resp = es.search(index=self._index, size=IDS_PAGE, track_total_hits=False,
+                                 sort=[{"doc_id": "asc"}], search_after=after, **params)
             hits = resp["hits"]["hits"]
-            for h in hits:
-                yield h["_id"]
+            yield from hits
             if len(hits) < IDS_PAGE:
                 return
             after = hits[-1]["sort"]
+
+    def ids(self) -> Iterator[str]:
+        """All ids, sorted."""
+        self._ensure()
+        for h in self._scan("ids", source=False):
+            yield h["_id"]
 
     def entries(self, source: str = "") -> Iterator[StoredEntry]:
-        """Id, content hash and source of every document (or of ``source``'s), paged like :meth:`ids`."""
+        """Id, content hash and source of every document (or of ``source``'s), in id order."""
         self._ensure()
         query = {"term": {"source": source}} if source else {"match_all": {}}
-        after: list[Any] | None = None
-        while True:
-            with self._guard("entries"):
-                resp = self._es.search(index=self._index, size=IDS_PAGE, query=query, track_total_hits=False,
-                                       source=["content_hash", "source"], sort=[{"doc_id": "asc"}],
-                                       search_after=after)
-            hits = resp["hits"]["hits"]
-            for h in hits:
-                src = h.get("_source") or {}
-                yield StoredEntry(h["_id"], src.get("content_hash") or "", src.get("source") or "")
-            if len(hits) < IDS_PAGE:
-                return
-            after = hits[-1]["sort"]
+        for h in self._scan("entries", query=query, source=["content_hash", "source"]):
+            src = h.get("_source") or {}
+            yield StoredEntry(h["_id"], src.get("content_hash") or "", src.get("source") or "")
 
     def snapshot(self) -> CorpusSnapshot:
-        """Every stored document, paged by ``doc_id`` (the TF-IDF and PPMI models are computed in the
-        sparse server over these; docs/decisions.md). The generation is read first: a write during
-        the scan makes the next search take a new snapshot."""
+        """Every stored document, in id order (the TF-IDF and PPMI models are computed in the sparse
+        server over these; docs/decisions.md). The generation is read first: a write during the scan
+        makes the next search take a new snapshot."""
         generation = self.generation()
-        docs: list[Doc] = []
-        after: list[Any] | None = None
-        while True:
-            with self._guard("snapshot"):
-                resp = self._bulk_es.search(index=self._index, size=IDS_PAGE, track_total_hits=False,
-                                            source_excludes=["content_hash"], sort=[{"doc_id": "asc"}],
-                                            search_after=after)
-            hits = resp["hits"]["hits"]
-            docs.extend(_from_source(h["_id"], h["_source"]) for h in hits)
-            if len(hits) < IDS_PAGE:
-                return CorpusSnapshot(generation, docs)
-            after = hits[-1]["sort"]
+        hits = self._scan("snapshot", self._bulk_es, source_excludes=["content_hash"])
+        return CorpusSnapshot(generation, [_from_source(h["_id"], h["_source"]) for h in hits])
 
     def generation(self) -> int:
         self._ensure()
