@@ -52,6 +52,10 @@ ALTERNATIVE_MASS = 0.4
 SET_MEMBER_MIN = 0.05
 #: Fields whose gold is the scope as asked: an uncertain stated value is a soft W0 constraint, not a penalty.
 AS_ASKED_FIELDS = ("level", "year", "session", "paper", "content_type", "question_number")
+#: Content types of marking material: an item may have none, so the evidence may place the answer elsewhere.
+MARKING_TYPES = ("mark_scheme", "solution")
+#: A statement at least this sure (``extract_scope``'s confidence) of an as-asked field is part of the W0 scope.
+AS_ASKED_MIN_CONFIDENCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -181,9 +185,18 @@ def _decide_field(name: str, stated: StatedQuery, ev: Any, model: FieldModel) ->
     said = set(st.values) if st else set()
     chosen = [(v, p) for v, p in scored if p >= model.filter_threshold]
     action = "filter" if chosen else "rank"
-    if not chosen and name in AS_ASKED_FIELDS:
-        # the text names a set of candidates ("全国III卷 数学" -> both maths tracks): the gold is one of
-        # them, so the set's probability is their sum; keep every candidate the model has not ruled out
+    overruled: tuple = ()
+    if name in AS_ASKED_FIELDS and st and st.confidence >= AS_ASKED_MIN_CONFIDENCE and not said & {v for v, _ in chosen}:
+        # The gold of an as-asked field is what the text asks for, so what it states is the W0 scope even when
+        # the evidence doubts it or holds the material elsewhere: a soft constraint, widened with a label.
+        # A set of stated candidates ("全国III卷 数学" -> both maths tracks) is kept together; the evidence's
+        # confident value, if any, is where the ladder relaxes to (``alternative``), never the exact scope.
+        overruled = tuple(v for v, _ in chosen)
+        stated_p = [(v, p) for v, p in scored if v in said]
+        chosen = [(v, p) for v, p in stated_p if p >= SET_MEMBER_MIN] or stated_p
+        action = "soft"
+    elif not chosen and name in AS_ASKED_FIELDS:
+        # a less sure statement: soft when the model has not ruled the stated candidates out (their sum)
         stated_p = [(v, p) for v, p in scored if v in said]
         if sum(p for _, p in stated_p) >= model.rank_threshold:
             chosen = [(v, p) for v, p in stated_p if p >= SET_MEMBER_MIN]
@@ -201,10 +214,17 @@ def _decide_field(name: str, stated: StatedQuery, ev: Any, model: FieldModel) ->
     if st and values and action != "none" and not said & set(values):
         conflict = (f"{name}: the text says {'|'.join(map(str, st.values))}, the evidence says "
                     f"{'|'.join(map(str, values))} (p={prob:.2f}); the evidence decides")
-    alternative = ()
-    if action in ("filter", "soft") and name in AS_ASKED_FIELDS and said & set(values):
+    alternative = overruled
+    # where the evidence puts the material when it is not where the text says: for an uncertain (soft) field,
+    # or marking material the item may not have (a mark scheme for an item that only exists as a question);
+    # a confident filter on what the text states is relaxed by the ladder's own steps, not moved elsewhere
+    if not alternative and name in AS_ASKED_FIELDS and said & set(values) and (
+            action == "soft" or (action == "filter" and name == "content_type" and said & set(MARKING_TYPES))):
         best = max(((v, m) for v, m in mass.items() if v is not None and v not in values), key=lambda vm: vm[1], default=None)
         alternative = (best[0],) if best and best[1] >= ALTERNATIVE_MASS else ()
+    if overruled:
+        conflict = (f"{name}: the text asks for {'|'.join(map(str, st.values))}, the evidence holds the material at "
+                    f"{'|'.join(map(str, overruled))}; the exact scope is what was asked, the relaxation goes there")
     return FieldDecision(name, values, round(prob, 4), source, action, conflict,
                          tuple((v, round(p, 4)) for v, p in scored), alternative)
 

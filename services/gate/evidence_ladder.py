@@ -10,7 +10,8 @@ that follow from deciding scope on evidence:
 * where the text asks for a value the evidence places elsewhere (a "grade 11" item that the
   corpus holds at grade 12, a mark scheme for an item that only exists as a question), one
   extra step replaces the stated value by the evidence's (``FieldDecision.alternative``): a W1
-  step for topic fields, a W2 step (before the generic widening) when the level changes.
+  step for topic fields; for the level a W2 step after the nearest widening (band, one and two
+  grades) and before the level is dropped, so the answer goes to the nearest grade first.
   The step's description names what it replaced, so the answer says so.
 """
 
@@ -37,14 +38,29 @@ def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope:
     alternatives = {n: d.alternative for n, d in decision.fields.items() if d.alternative and n not in decision.strict_keys}
     if strict_scope or not alternatives or len(steps) < 2:
         return steps
-    level_changes = "level" in alternatives
-    step = W2 if level_changes else W1
-    at = next((i for i, r in enumerate(steps) if r.step >= step and i > 0), len(steps))
-    base = steps[at - 1].filter if level_changes else flt
-    relaxed = replace(base, **{n: tuple(v) for n, v in alternatives.items() if getattr(base, n)})
-    if relaxed == base or any(r.filter == relaxed for r in steps):
+    topic = {n: v for n, v in alternatives.items() if n != "level"}
+    if topic:  # a W1 rung right after W0: the same level, the field where the evidence holds the material
+        relaxed = replace(flt, **{n: tuple(v) for n, v in topic.items() if getattr(flt, n)})
+        steps = _insert(steps, W1, relaxed, _text(flt, topic), before=lambda r: r.step >= W1)
+    if "level" in alternatives and flt.level:
+        # after the nearest widening (band, one and two grades; README: relaxation goes to the *nearest*
+        # scope), before the level is dropped altogether: the level where the evidence holds the material
+        at = next((r for r in reversed(steps) if r.step == W2 and r.filter.level), None)
+        if at is not None:
+            relaxed = replace(at.filter, level=tuple(alternatives["level"]))
+            steps = _insert(steps, W2, relaxed, _text(flt, {"level": alternatives["level"]}),
+                            before=lambda r: r.step > W2 or (r.step == W2 and not r.filter.level))
+    return steps
+
+
+def _text(flt, alternatives: dict) -> str:
+    return ", ".join(f"{n} {'|'.join(map(str, getattr(flt, n)))} -> {'|'.join(map(str, v))}" for n, v in alternatives.items())
+
+
+def _insert(steps: list[LadderStep], step: int, relaxed, text: str, before) -> list[LadderStep]:
+    """``relaxed`` as a rung of ``step`` before the first rung ``before`` accepts (after W0), unless it is already one."""
+    if any(r.filter == relaxed for r in steps):
         return steps
-    label = "W2" if level_changes else "W1"
-    text = ", ".join(f"{n} {'|'.join(map(str, getattr(flt, n)))} -> {'|'.join(map(str, v))}" for n, v in alternatives.items())
-    step_ = LadderStep(step, relaxed, f"{label} relax to where the evidence holds the material: {text}")
-    return steps[:at] + [step_] + steps[at:]
+    at = next((i for i, r in enumerate(steps) if i > 0 and before(r)), len(steps))
+    label = "W2" if step == W2 else "W1"
+    return steps[:at] + [LadderStep(step, relaxed, f"{label} relax to where the evidence holds the material: {text}")] + steps[at:]

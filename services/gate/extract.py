@@ -32,7 +32,8 @@ SOFT_BELOW = 0.7
 DROP_BELOW = 0.35
 STRICT_MIN = 0.8
 YEAR_MULTI = 0.6
-_YEAR = re.compile(r"(?<![0-9A-Za-z_^.\-/])(?P<y>(?:19|20)\d\d)(?:\s*年)?(?![0-9A-Za-z_^])")
+#: A year, alone or glued to an exam acronym that follows it ("2001AMC12A"), never part of a longer token.
+_YEAR = re.compile(r"(?<![0-9A-Za-z_^.\-/])(?P<y>(?:19|20)\d\d)(?:\s*年)?(?![0-9a-z_^])(?![A-Z](?![A-Z]))")
 _OPERATORS = set("=+-*/<>^_")
 
 

@@ -13,9 +13,9 @@ the corpus allows:
   (b) with strict keys only, the content type dropped (an explicit
   item whose marking material does not exist is answered by the item itself).
 * **W2 drop level/cycle** — never when strict keys (explicit paper or question number) are
-  present: (a) the level widened to its band (grade 8-12 -> high school, K-5 -> elementary,
-  college <-> high school) and general science to its disciplines; (b) one grade either side;
-  (c) two grades; (d) level and content type dropped.
+  present: (a) the level widened to the bands or grades it overlaps (grade 9-12 <-> high school,
+  K-5 <-> elementary) and general science to its disciplines; (b)-(d) one, two, three grades
+  either side on the grade line (college sits one past grade 12); (e) level and content type dropped.
 * **W3 unfiltered lexical fallback** — empty filter, ``lexical_only=True``; the gateway flags
   every result's violations. Never offered when strict keys are present (an explicit paper or
   question must not be answered from an unfiltered pool).
@@ -38,7 +38,6 @@ LEVEL_FIELDS: tuple[str, ...] = ("level",)
 #: Nearest content types: marking material of one kind stands in for the other.
 CONTENT_KIN: dict[str, tuple[str, ...]] = {"mark_scheme": ("solution",), "solution": ("mark_scheme",)}
 SCIENCE_DISCIPLINES: tuple[str, ...] = ("physics", "chemistry", "biology")
-_GRADES = ["grade_k"] + [f"grade_{n}" for n in range(1, 13)]
 
 
 @dataclass(frozen=True)
@@ -86,7 +85,7 @@ def build_ladder(
             _append(steps, LadderStep(W1, w1_filter.without("content_type"),
                                       "W1 drop topic constraints: content_type"))
     else:
-        for distance in (0, 1, 2):
+        for distance in WIDEN_DISTANCES:
             w2 = _widen_level(w1_filter, distance, general_science="science" in scope.subject)
             _append(steps, LadderStep(W2, w2,
                                       f"W2 widen level ({'band' if distance == 0 else f'{distance} grade(s)'}): {'|'.join(w2.level) or 'any'}"))
@@ -99,21 +98,31 @@ def build_ladder(
     return steps
 
 
+#: Where each level sits on the grade line (K = 0): a band covers its grades, college lies past grade 12.
+LEVEL_SPAN: dict[str, tuple[int, int]] = {"grade_k": (0, 0), **{f"grade_{n}": (n, n) for n in range(1, 13)},
+                                          "elementary": (0, 5), "high_school": (9, 12), "college": (13, 13)}
+#: The W2 widening distances, in grades: the level's band, then one, two and three grades either side.
+WIDEN_DISTANCES: tuple[int, ...] = (0, 1, 2, 3)
+
+
+def level_distance(a: str, b: str) -> int | None:
+    """Grades between the nearest grades ``a`` and ``b`` cover (0 when they overlap: a grade and its band)."""
+    if a not in LEVEL_SPAN or b not in LEVEL_SPAN:
+        return None
+    (a_low, a_high), (b_low, b_high) = LEVEL_SPAN[a], LEVEL_SPAN[b]
+    gap = max(0, b_low - a_high, a_low - b_high)
+    # college is next to the high-school band, one step further from a single grade (an MMLU college item
+    # relaxes to high school, not to a grade-12 national paper)
+    return gap + 1 if "college" in (a, b) and (a.startswith("grade_") or b.startswith("grade_")) else gap
+
+
 def neighbour_levels(level: str, distance: int) -> tuple[str, ...]:
-    """Levels within ``distance`` grades (0 = the level itself), plus the grade's band (high
-    school for 8-12, elementary for K-5); college and high school are each other's neighbours."""
-    if level in _GRADES:
-        i = _GRADES.index(level)
-        out = [_GRADES[j] for j in range(max(0, i - distance), min(len(_GRADES), i + distance + 1))]
-        if i >= 8:
-            out.append("high_school")
-        if i <= 5:
-            out.append("elementary")
-        return tuple(out)
-    bands = {"high_school": ("high_school", "college", "grade_12", "grade_11"),
-             "college": ("college", "high_school"),
-             "elementary": ("elementary", "grade_4", "grade_5")}
-    return bands.get(level, (level,))
+    """Every level within ``distance`` grades of ``level`` on the grade line (0 = the level and the bands or
+    grades it overlaps: grade 10 -> high school, elementary -> K-5), the level itself first."""
+    if level not in LEVEL_SPAN:
+        return (level,)
+    near = [lv for lv in LEVEL_SPAN if lv != level and (level_distance(level, lv) or 0) <= distance]
+    return (level, *near)
 
 
 def _widen_level(filt: Scope, distance: int, general_science: bool) -> Scope:

@@ -79,7 +79,7 @@ def resolve_subject(
     """``track_math``: a Gaokao maths paper was named (理数/文数), which outranks a free subject word;
     ``paper_named``: an explicit paper reference, where a single contrary cue is not enough."""
     values: list[str] = []
-    for hit in named:
+    for hit in _narrowed(named):
         values += [s for s in hit.value[0] if s not in values]
     if track_math:
         others = [v for v in values if v != "mathematics"]
@@ -97,6 +97,13 @@ def resolve_subject(
     if board_subject:
         decision = _apply_board(decision, board_subject, vocab)
     return decision
+
+
+def _narrowed(named: list[Hit]) -> list[Hit]:
+    """A subject group named beside one of its members ("理综化学", "文综历史": the chemistry / history part
+    of the combined paper) stands for that member only."""
+    singles = {hit.value[0][0] for hit in named if len(hit.value[0]) == 1}
+    return [hit for hit in named if len(hit.value[0]) == 1 or not singles & set(hit.value[0])]
 
 
 def _support(subject: str, topics: TopicHits, vocab: Vocabulary) -> int:

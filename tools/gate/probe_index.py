@@ -53,7 +53,7 @@ class QueryEncoder:
 
     def __init__(self) -> None:
         from chsr.config import get_settings
-        from chsr.models import resolve_model_path
+        from services.inference.model_files import resolve_model_path
         from services.dense.encoder import Encoder
 
         settings = get_settings()

@@ -32,19 +32,44 @@ def relax_year(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
                      task="relaxation", items=[item.id], empty=True, relaxed=relaxed)
 
 
-_NEAR = {"high_school": ["college", "grade_9", "grade_10"], "college": ["high_school", "grade_12"],
-         "grade_12": ["college", "grade_11"], "elementary": ["grade_3", "grade_6"]}
+#: Where each level sits on the grade line (K = 0): a band covers its grades, college is past grade 12.
+_SPAN = {"grade_k": (0, 0), **{f"grade_{n}": (n, n) for n in range(1, 13)}, "elementary": (0, 5),
+         "high_school": (9, 12), "college": (13, 13)}
+_DISCIPLINES = ("physics", "chemistry", "biology")
+
+
+def level_distance(asked: str, level: str) -> int:
+    """Grades between ``asked`` and the nearest grade ``level`` covers (0 inside a band)."""
+    (a_low, a_high), (low, high) = _SPAN[asked], _SPAN[level]
+    gap = max(0, low - a_high, a_low - high)
+    # college sits next to the high-school band, a step further from any single grade
+    return gap + 1 if "college" in (asked, level) and (asked.startswith("grade_") or level.startswith("grade_")) else gap
+
+
+def nearest_levels(idx: CorpusIndex, subjects: tuple[str, ...], asked: str, content_type: str) -> list[str]:
+    """The levels the corpus holds for ``subjects`` x ``content_type`` nearest to ``asked`` (ties kept)."""
+    held = {lv for lv in _SPAN for s in subjects if idx.combo_exists(s, lv, content_type)}
+    if not held:
+        return []
+    best = min(level_distance(asked, lv) for lv in held)
+    return sorted(lv for lv in held if level_distance(asked, lv) == best)
 
 
 def relax_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
+    """A level the corpus lacks for the item's subject and content type. The curriculum README's relaxation
+    target is the *nearest* scope, so a case is made only where the item's own level is (one of) the nearest
+    levels held; general science widens to its disciplines, as the gate's ladder does."""
     item = idx.pick(rng, lambda i: i.source != "ccss")
     if item is None:
         return None
     m = item.meta
     level = m["level"]
-    near = _NEAR.get(level) or [f"grade_{int(level[6:]) + d}" for d in (-2, -1, 1, 2, 3) if 1 <= int(level[6:]) + d <= 12] \
-        if level.startswith("grade_") and level != "grade_k" else _NEAR.get(level, [])
-    options = [lv for lv in near if not idx.combo_exists(m["subject"], lv, m["content_type"])]
+    if level not in _SPAN:
+        return None
+    subjects = (m["subject"], *_DISCIPLINES) if m["subject"] == "science" else (m["subject"],)
+    options = [lv for lv in _SPAN if lv != level and 0 < level_distance(lv, level) <= 3
+               and not any(idx.combo_exists(s, lv, m["content_type"]) for s in subjects)
+               and level in nearest_levels(idx, subjects, lv, m["content_type"])]
     if not options:
         return None
     asked = rng.choice(options)
@@ -53,7 +78,10 @@ def relax_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
                      content=m["content_type"] if rng.random() < 0.6 else None)
     scope = gold(item, level=True)
     scope["level"] = asked
-    relaxed = dict(scope, level=level)
+    near = nearest_levels(idx, subjects, asked, m["content_type"])
+    relaxed = dict(scope, level=near[0] if len(near) == 1 else near)
+    if len(subjects) > 1:
+        relaxed["subject"] = list(subjects)
     return make_case(kind, query, scope, relevant_for(idx, [item.id], relaxed), slice_=slice_of(item, lang),
                      task="relaxation", items=[item.id], empty=True, relaxed=relaxed)
 

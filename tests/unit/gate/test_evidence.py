@@ -183,6 +183,35 @@ def test_an_uncertain_stated_level_is_a_soft_w0_constraint_with_the_evidence_as_
     assert level.alternative == ("grade_12",)  # mass 1.0 >= ALTERNATIVE_MASS
 
 
+def test_a_confidently_stated_level_stays_the_exact_scope_when_the_evidence_holds_the_material_elsewhere():
+    # the gold of an as-asked field is the scope as asked: "college physics" whose material is high school
+    # is a relaxation (W0 college, relaxed to high school with a label), never a silent W0 high school
+    coef = [0.0] * len(FEATURES)
+    coef[FEATURES.index("mass_dense")] = 10.0
+    params = EvidenceParams(models={n: FieldModel(tuple(coef), -5.0, 0.85, 0.3) for n in MODEL_FIELDS})
+    stated = StatedQuery({"level": StatedField(("college",), 0.85)}, topic_words=4)
+    hits = [EvidenceHit(_meta("physics", "high_school"), 0.9, "dense", 1), EvidenceHit(_meta("physics", "high_school"), 0.89, "dense", 2)]
+    decision = decide_scope(stated, hits, params)
+    level = decision.fields["level"]
+    assert level.action == "soft" and level.values == ("college",) and decision.filter.level == ("college",)
+    assert level.alternative == ("high_school",) and "relaxation goes there" in level.conflict
+    # an unsure statement (below AS_ASKED_MIN_CONFIDENCE) does not hold against confident evidence
+    unsure = StatedQuery({"level": StatedField(("college",), 0.3)}, topic_words=4)
+    assert decide_scope(unsure, hits, params).fields["level"].values == ("high_school",)
+
+
+def test_a_confident_filter_on_what_the_text_states_gets_no_evidence_alternative():
+    coef = [0.0] * len(FEATURES)
+    coef[FEATURES.index("stated")] = 10.0
+    params = EvidenceParams(models={n: FieldModel(tuple(coef), -1.0, 0.85, 0.3) for n in MODEL_FIELDS})
+    hits = [EvidenceHit(_meta("physics", "high_school", content_type="exam_question"), 0.9, "dense", 1)]
+    textbook = StatedQuery({"content_type": StatedField(("textbook",), 0.9)}, topic_words=4)
+    assert decide_scope(textbook, hits, params).fields["content_type"].alternative == ()
+    # marking material may not exist for the item: there the evidence's content type is offered
+    marking = StatedQuery({"content_type": StatedField(("mark_scheme",), 0.9)}, topic_words=4)
+    assert decide_scope(marking, hits, params).fields["content_type"].alternative == ("exam_question",)
+
+
 def test_a_stated_candidate_set_is_kept_together_when_no_member_is_confident():
     # two stated papers at 0.5: each sigmoid(10 * 0.5 - 5) = 0.5 < 0.85, together 1.0 >= 0.4 -> soft set
     stated = StatedQuery({"paper": StatedField(("P1", "P2"), 0.5)}, topic_words=0)

@@ -151,6 +151,36 @@ def test_amc_papers_and_sessions(bundled, query, paper, session, level):
     assert scope.paper == (paper,) and scope.session == ((session,) if session else ()) and scope.level == (level,)
 
 
+@pytest.mark.parametrize("query, year, paper", [
+    ("1997AMC 8 - fish and trout", 1997, "AMC 8"),        # a year glued to the exam's acronym
+    ("2001AMC12A Jamal", 2001, "AMC 12A"),
+])
+def test_a_year_written_against_the_exam_name(bundled, query, year, paper):
+    scope = extract_scope(query, bundled).scope
+    assert scope.year == (year,) and scope.paper == (paper,)
+
+
+def test_a_year_is_not_read_inside_a_longer_token(bundled):
+    assert extract_scope("in the 1990s", bundled).scope.year == ()
+    assert extract_scope("code 2019A", bundled).scope.year == ()
+
+
+@pytest.mark.parametrize("query, level", [
+    ("Examen de Física, 2º de Bachillerato, junio", "grade_12"),   # Spain: Bachillerato years 1-2 = grades 11-12
+    ("primero de bachillerato química", "grade_11"),
+    ("undergrad history test item", "college"),
+    ("a university level chemistry exam", "college"),
+])
+def test_level_wordings(bundled, query, level):
+    assert extract_scope(query, bundled).scope.level == (level,)
+
+
+def test_a_university_named_as_an_institution_is_not_a_level(bundled):
+    # an OpenStax cover prints its publisher, "Rice University", beside "High School"
+    assert extract_scope("OpenStax Physics High School Rice University", bundled).scope.level == ("high_school",)
+    assert extract_scope("University of Chicago Press", bundled).scope.level == ()
+
+
 def test_amc_without_session_means_both_papers(bundled):
     scope = extract_scope("AMC 10 problem about slopes", bundled).scope
     assert scope.paper == ("AMC 10A", "AMC 10B") and scope.session == ()
@@ -170,6 +200,20 @@ def test_gaokao_paper_without_corpus_uses_the_canonical_variant(bundled):
 ])
 def test_colloquial_gaokao_names_resolve_by_year(mini, query, paper):
     assert _field(mini, query, "paper") == (paper,)
+
+
+@pytest.mark.parametrize("query, paper, subject", [
+    ("2014年课标卷理科数学 的中心为原点", "Gaokao 新课标 Mathematics I (science track)", "mathematics"),  # 课标卷 = 新课标
+    ("2019年甲卷 文综历史 发动政变", "Gaokao 全国甲 History", "history"),   # 甲卷 = 全国甲; 文综 + 历史 = history
+    ("2014全国三卷 理综化学", "Gaokao 新课标III Chemistry", "chemistry"),    # 理综 + 化学 = the chemistry part
+])
+def test_short_gaokao_paper_names_and_the_subject_inside_a_combined_paper(bundled, query, paper, subject):
+    scope = extract_scope(query, bundled).scope
+    assert scope.paper == (paper,) and scope.subject == (subject,)
+
+
+def test_a_combined_paper_alone_keeps_all_its_subjects(bundled):
+    assert set(extract_scope("2018 文综 选择题", bundled).scope.subject) == {"politics", "history", "geography"}
 
 
 def test_gaokao_maths_without_track_means_both_tracks(mini):

@@ -104,3 +104,22 @@ def test_cases_sharing_an_item_share_a_split_group(generated):
         for doc_id in case["relevant"]:
             by_target.setdefault(doc_id.split(":solution")[0].split(":mark_scheme")[0], set()).add(case["split_group"])
     assert all(len(groups) == 1 for groups in by_target.values())
+
+
+@pytest.mark.data
+def test_a_level_relaxation_goes_to_the_nearest_level_the_corpus_holds(generated):
+    # curriculum README: relaxed_scope is "the nearest scope a correct system should widen to"
+    from tools.gate.query_kinds_empty import level_distance
+
+    idx, cases = generated
+    relax = [c for c in cases if c["case_id"].startswith("gen_relax_level.")]
+    assert relax
+    for case in relax:
+        asked, relaxed = case["scope"]["level"], case["relaxed_scope"]["level"]
+        subjects = case["relaxed_scope"]["subject"]
+        subjects = subjects if isinstance(subjects, list) else [subjects]
+        held = {lv for subject, lv, ct in idx.combos if subject in subjects and ct == case["scope"]["content_type"]
+                and (lv in ("elementary", "high_school", "college") or str(lv).startswith("grade_"))}
+        best = min(level_distance(asked, lv) for lv in held)
+        for lv in relaxed if isinstance(relaxed, list) else [relaxed]:
+            assert level_distance(asked, lv) == best, case["case_id"]

@@ -25,18 +25,28 @@ def test_full_ladder_without_strict_keys_widens_to_the_nearest_scope_first():
     scope = Scope.from_dict({"subject": "chemistry", "level": "grade_10", "content_type": "mark_scheme",
                              "question_number": 4})
     steps = build_ladder(scope, [], False)
-    assert _labels(steps) == ["W0", "W1", "W2", "W2", "W2", "W2", "W3"]
-    w0, w1, w2band, w2a, w2b, w2c, w3 = steps
+    assert _labels(steps) == ["W0", "W1", "W2", "W2", "W2", "W2", "W2", "W3"]
+    w0, w1, w2band, w2a, w2b, w2three, w2c, w3 = steps
     assert w0.filter == scope and w0.step == common_pb2.RELAXATION_STEP_W0_EXACT
     assert w1.filter == Scope.from_dict({"subject": "chemistry", "level": "grade_10",
                                          "content_type": ["mark_scheme", "solution"]})
     assert w2band.filter.level == ("grade_10", "high_school")
-    assert w2a.filter.level == ("grade_9", "grade_10", "grade_11", "high_school")
+    assert w2a.filter.level[0] == "grade_10" and set(w2a.filter.level) == {"grade_9", "grade_10", "grade_11", "high_school"}
     assert w2a.filter.content_type == ("mark_scheme", "solution") and w2a.step == common_pb2.RELAXATION_STEP_W2_DROP_LEVEL
-    assert set(w2b.filter.level) >= {"grade_8", "grade_12"}
+    assert set(w2b.filter.level) >= {"grade_8", "grade_12"} and "college" not in w2b.filter.level
+    assert set(w2three.filter.level) >= {"grade_7", "grade_12"} and "college" not in w2three.filter.level  # 3 + 1 away
     assert w2c.filter == Scope.from_dict({"subject": "chemistry"})
     assert w3.filter.is_empty() and w3.lexical_only and w3.step == common_pb2.RELAXATION_STEP_W3_UNFILTERED_LEXICAL
     assert not any(r.lexical_only for r in steps[:-1])
+
+
+def test_level_distance_on_the_grade_line():
+    from services.gate.ladder import level_distance
+
+    assert level_distance("grade_10", "high_school") == 0 and level_distance("grade_3", "elementary") == 0
+    assert level_distance("grade_8", "high_school") == 1 and level_distance("grade_6", "grade_4") == 2
+    assert level_distance("college", "high_school") == 1 and level_distance("college", "grade_12") == 2
+    assert level_distance("college", "unknown") is None
 
 
 def test_college_and_high_school_are_neighbours():
@@ -106,9 +116,10 @@ def test_identical_steps_are_skipped():
 def test_steps_are_cumulative():
     scope = Scope.from_dict({"subject": "biology", "level": "college", "content_type": "textbook", "year": 2020})
     steps = build_ladder(scope, [], False, soft_fields={"year": "low confidence"})
-    w1, w2a, w2c = steps[1], steps[2], steps[3]
+    w1, w2a, w2c = steps[1], steps[2], steps[-2]
     assert w1.filter == Scope.from_dict({"subject": "biology", "level": "college", "content_type": "textbook"})
     assert w2a.filter.level == ("college", "high_school") and w2a.filter.year == ()
+    assert all(set(a.filter.level) < set(b.filter.level) for a, b in zip(steps[2:-3], steps[3:-2]))  # nearest first
     assert w2c.filter == Scope.from_dict({"subject": "biology"})
 
 
