@@ -76,6 +76,20 @@ def test_a_wrongly_named_subject_is_overruled_and_the_answer_says_so(mesh_both):
     assert resp.results[0].metadata.subject == "physics"
 
 
+def test_a_stated_level_the_material_is_not_at_is_a_labelled_relaxation_to_the_nearest_grade(mesh_both):
+    # the demo corpus holds the item at grade 10 and no grade-9 physics question: the exact scope is what was
+    # asked (grade 9, so nothing), and the item comes back labelled as a W2 widening, never as a W0 answer
+    client = GatewayClient(mesh_both.gateway)
+    query = "grade 9 physics exam question: " + QUOTED
+    resp = client.search(query, k=5, pipeline="E", no_cache=True)
+    assert Scope.from_proto(resp.scope).level == ("grade_9",)
+    assert resp.results and resp.results[0].doc_id == "demo:nfb_phys_2017_p1_q1"
+    assert resp.results[0].relaxation == common_pb2.RELAXATION_STEP_W2_DROP_LEVEL
+    assert all(r.relaxation != common_pb2.RELAXATION_STEP_W0_EXACT for r in resp.results)
+    gated = client.search(query, k=5, pipeline="C", no_cache=True)  # C does not relax: nothing exact exists
+    assert all(r.metadata.level == "grade_9" for r in gated.results)
+
+
 def test_a_claim_about_material_without_curriculum_metadata_is_ungated(mesh_both):
     client = GatewayClient(mesh_both.gateway)
     for pipeline in ("C", "E"):

@@ -110,6 +110,11 @@ def relax_content(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | Non
                      task="relaxation", items=[item.id], empty=True, relaxed=relaxed)
 
 
+def _same_colloquial_paper(a: str, b: str) -> bool:
+    """Gaokao 新课标III X and Gaokao 全国III X are the same paper to a student (both "全国三卷")."""
+    return a.replace("新课标", "全国") == b.replace("新课标", "全国")
+
+
 def abstain(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
     low, high = idx.corpus_years
     roll = rng.random()
@@ -126,7 +131,9 @@ def abstain(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
     if item is None:
         return None
     m = item.meta
-    years = idx.paper_years[m["paper"]]
+    # a Gaokao paper is asked for by its colloquial name (全国三卷), which also names the paper that ran under
+    # the other official name in some years (新课标III vs 全国III): a year either was sat is no abstention
+    years = {y for paper, ys in idx.paper_years.items() if _same_colloquial_paper(paper, m["paper"]) for y in ys}
     if roll < 0.75:  # a year the paper was not sat (or after the corpus ends)
         candidates = [y for y in range(low, high + 3) if y not in years]
         year, qn = rng.choice(candidates), m["question_number"]

@@ -123,3 +123,16 @@ def test_a_level_relaxation_goes_to_the_nearest_level_the_corpus_holds(generated
         best = min(level_distance(asked, lv) for lv in held)
         for lv in relaxed if isinstance(relaxed, list) else [relaxed]:
             assert level_distance(asked, lv) == best, case["case_id"]
+
+
+@pytest.mark.data
+def test_an_abstention_asks_for_an_item_that_no_paper_of_that_name_holds(generated):
+    # "2020全国三卷 文科数学第2小题" names 新课标III and 全国III alike: the item exists if either paper holds it
+    idx, cases = generated
+    held = {(m.get("paper", "").replace("新课标", "全国"), m.get("year"), m.get("question_number"))
+            for m in (idx.meta(d) for d in idx.docs) if m.get("paper")}
+    abstain = [c for c in cases if c["case_id"].startswith("gen_abstain.") and c["scope"].get("question_number")]
+    assert abstain
+    for case in abstain:
+        s = case["scope"]
+        assert (str(s["paper"]).replace("新课标", "全国"), s["year"], s["question_number"]) not in held, case["case_id"]
