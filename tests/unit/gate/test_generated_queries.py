@@ -51,6 +51,12 @@ def generated():
     return idx, generate(idx, seed=14, scale=0.05)
 
 
+def _of_kind(cases: list[dict], kind: str) -> list[dict]:
+    found = [c for c in cases if c["case_id"].startswith(f"gen_{kind}.")]
+    assert found, kind
+    return found
+
+
 def _inside(meta: dict, scope: dict | None) -> bool:
     for name, value in (scope or {}).items():
         if value is not None and meta.get(name) not in (value if isinstance(value, list) else [value]):
@@ -88,9 +94,7 @@ def test_labels_follow_the_case_schema(generated):
 @pytest.mark.data
 def test_wrong_subject_cases_keep_the_true_subject(generated):
     idx, cases = generated
-    wrong = [c for c in cases if c["case_id"].startswith("gen_wrong_subject.")]
-    assert wrong
-    for case in wrong:
+    for case in _of_kind(cases, "wrong_subject"):
         named = case["notes"].removeprefix("names ")
         assert case["scope"]["subject"] != named
         assert all(idx.meta(d)["subject"] == case["scope"]["subject"] for d in case["relevant"])
@@ -112,9 +116,7 @@ def test_a_level_relaxation_goes_to_the_nearest_level_the_corpus_holds(generated
     from tools.gate.query_kinds_empty import level_distance
 
     idx, cases = generated
-    relax = [c for c in cases if c["case_id"].startswith("gen_relax_level.")]
-    assert relax
-    for case in relax:
+    for case in _of_kind(cases, "relax_level"):
         asked, relaxed = case["scope"]["level"], case["relaxed_scope"]["level"]
         subjects = case["relaxed_scope"]["subject"]
         subjects = subjects if isinstance(subjects, list) else [subjects]
@@ -131,8 +133,8 @@ def test_an_abstention_asks_for_an_item_that_no_paper_of_that_name_holds(generat
     idx, cases = generated
     held = {(m.get("paper", "").replace("新课标", "全国"), m.get("year"), m.get("question_number"))
             for m in (idx.meta(d) for d in idx.docs) if m.get("paper")}
-    abstain = [c for c in cases if c["case_id"].startswith("gen_abstain.") and c["scope"].get("question_number")]
-    assert abstain
-    for case in abstain:
+    look_ups = [c for c in _of_kind(cases, "abstain") if c["scope"].get("question_number")]
+    assert look_ups
+    for case in look_ups:
         s = case["scope"]
         assert (str(s["paper"]).replace("新课标", "全国"), s["year"], s["question_number"]) not in held, case["case_id"]
