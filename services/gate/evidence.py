@@ -186,18 +186,17 @@ def _decide_field(name: str, stated: StatedQuery, ev: Any, model: FieldModel) ->
     chosen = [(v, p) for v, p in scored if p >= model.filter_threshold]
     action = "filter" if chosen else "rank"
     overruled: tuple = ()
+    stated_p = [(v, p) for v, p in scored if v in said]
     if name in AS_ASKED_FIELDS and st and st.confidence >= AS_ASKED_MIN_CONFIDENCE and not said & {v for v, _ in chosen}:
         # The gold of an as-asked field is what the text asks for, so what it states is the W0 scope even when
         # the evidence doubts it or holds the material elsewhere: a soft constraint, widened with a label.
         # A set of stated candidates ("全国III卷 数学" -> both maths tracks) is kept together; the evidence's
         # confident value, if any, is where the ladder relaxes to (``alternative``), never the exact scope.
         overruled = tuple(v for v, _ in chosen)
-        stated_p = [(v, p) for v, p in scored if v in said]
         chosen = [(v, p) for v, p in stated_p if p >= SET_MEMBER_MIN] or stated_p
         action = "soft"
     elif not chosen and name in AS_ASKED_FIELDS:
         # a less sure statement: soft when the model has not ruled the stated candidates out (their sum)
-        stated_p = [(v, p) for v, p in scored if v in said]
         if sum(p for _, p in stated_p) >= model.rank_threshold:
             chosen = [(v, p) for v, p in stated_p if p >= SET_MEMBER_MIN]
         action = "soft" if chosen else "rank"
@@ -211,7 +210,10 @@ def _decide_field(name: str, stated: StatedQuery, ev: Any, model: FieldModel) ->
     if source == "stated" and any(mass.get(v, 0.0) >= 0.3 for v in values):
         source = "both"
     conflict = ""
-    if st and values and action != "none" and not said & set(values):
+    if overruled:
+        conflict = (f"{name}: the text asks for {'|'.join(map(str, st.values))}, the evidence holds the material at "
+                    f"{'|'.join(map(str, overruled))}; the exact scope is what was asked, the relaxation goes there")
+    elif st and values and action != "none" and not said & set(values):
         conflict = (f"{name}: the text says {'|'.join(map(str, st.values))}, the evidence says "
                     f"{'|'.join(map(str, values))} (p={prob:.2f}); the evidence decides")
     alternative = overruled
@@ -222,9 +224,6 @@ def _decide_field(name: str, stated: StatedQuery, ev: Any, model: FieldModel) ->
             action == "soft" or (action == "filter" and name == "content_type" and said & set(MARKING_TYPES))):
         best = max(((v, m) for v, m in mass.items() if v is not None and v not in values), key=lambda vm: vm[1], default=None)
         alternative = (best[0],) if best and best[1] >= ALTERNATIVE_MASS else ()
-    if overruled:
-        conflict = (f"{name}: the text asks for {'|'.join(map(str, st.values))}, the evidence holds the material at "
-                    f"{'|'.join(map(str, overruled))}; the exact scope is what was asked, the relaxation goes there")
     return FieldDecision(name, values, round(prob, 4), source, action, conflict,
                          tuple((v, round(p, 4)) for v, p in scored), alternative)
 

@@ -18,8 +18,10 @@ that follow from deciding scope on evidence:
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable, Mapping
 
-from chsr.relaxation import W1, W2
+from chsr.relaxation import W1, W2, step_label
+from chsr.scope import Scope
 from services.gate.evidence import EvidenceDecision
 from services.gate.ladder import LadderStep, build_ladder
 from services.gate.vocabulary import Vocabulary
@@ -53,14 +55,15 @@ def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope:
     return steps
 
 
-def _text(flt, alternatives: dict) -> str:
+def _text(flt: Scope, alternatives: Mapping[str, tuple]) -> str:
     return ", ".join(f"{n} {'|'.join(map(str, getattr(flt, n)))} -> {'|'.join(map(str, v))}" for n, v in alternatives.items())
 
 
-def _insert(steps: list[LadderStep], step: int, relaxed, text: str, before) -> list[LadderStep]:
+def _insert(steps: list[LadderStep], step: int, relaxed: Scope, text: str,
+            before: Callable[[LadderStep], bool]) -> list[LadderStep]:
     """``relaxed`` as a rung of ``step`` before the first rung ``before`` accepts (after W0), unless it is already one."""
     if any(r.filter == relaxed for r in steps):
         return steps
     at = next((i for i, r in enumerate(steps) if i > 0 and before(r)), len(steps))
-    label = "W2" if step == W2 else "W1"
-    return steps[:at] + [LadderStep(step, relaxed, f"{label} relax to where the evidence holds the material: {text}")] + steps[at:]
+    rung = LadderStep(step, relaxed, f"{step_label(step)} relax to where the evidence holds the material: {text}")
+    return steps[:at] + [rung] + steps[at:]

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Mapping
 
+from chsr.levels import levels_within
 from chsr.relaxation import W0, W1, W2, W3, step_label
 from chsr.scope import Scope
 from chsr.v1 import common_pb2
@@ -98,35 +99,12 @@ def build_ladder(
     return steps
 
 
-#: Where each level sits on the grade line (K = 0): a band covers its grades, college lies past grade 12.
-LEVEL_SPAN: dict[str, tuple[int, int]] = {"grade_k": (0, 0), **{f"grade_{n}": (n, n) for n in range(1, 13)},
-                                          "elementary": (0, 5), "high_school": (9, 12), "college": (13, 13)}
 #: The W2 widening distances, in grades: the level's band, then one, two and three grades either side.
 WIDEN_DISTANCES: tuple[int, ...] = (0, 1, 2, 3)
 
 
-def level_distance(a: str, b: str) -> int | None:
-    """Grades between the nearest grades ``a`` and ``b`` cover (0 when they overlap: a grade and its band)."""
-    if a not in LEVEL_SPAN or b not in LEVEL_SPAN:
-        return None
-    (a_low, a_high), (b_low, b_high) = LEVEL_SPAN[a], LEVEL_SPAN[b]
-    gap = max(0, b_low - a_high, a_low - b_high)
-    # college is next to the high-school band, one step further from a single grade (an MMLU college item
-    # relaxes to high school, not to a grade-12 national paper)
-    return gap + 1 if "college" in (a, b) and (a.startswith("grade_") or b.startswith("grade_")) else gap
-
-
-def neighbour_levels(level: str, distance: int) -> tuple[str, ...]:
-    """Every level within ``distance`` grades of ``level`` on the grade line (0 = the level and the bands or
-    grades it overlaps: grade 10 -> high school, elementary -> K-5), the level itself first."""
-    if level not in LEVEL_SPAN:
-        return (level,)
-    near = [lv for lv in LEVEL_SPAN if lv != level and (level_distance(level, lv) or 0) <= distance]
-    return (level, *near)
-
-
 def _widen_level(filt: Scope, distance: int, general_science: bool) -> Scope:
-    levels = tuple(dict.fromkeys(lv for level in filt.level for lv in neighbour_levels(level, distance)))
+    levels = tuple(dict.fromkeys(lv for level in filt.level for lv in levels_within(level, distance)))
     subjects = filt.subject
     if general_science:  # asked for general science: above grade 9 it is filed by discipline
         subjects = tuple(dict.fromkeys([*subjects, *SCIENCE_DISCIPLINES]))

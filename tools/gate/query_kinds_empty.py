@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+from chsr.levels import LEVEL_SPAN, level_distance
+from services.gate.ladder import SCIENCE_DISCIPLINES
 from tools.gate import query_forms as qf
 from tools.gate import query_text as qt
 from tools.gate.corpus_items import CorpusIndex
@@ -32,23 +34,9 @@ def relax_year(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
                      task="relaxation", items=[item.id], empty=True, relaxed=relaxed)
 
 
-#: Where each level sits on the grade line (K = 0): a band covers its grades, college is past grade 12.
-_SPAN = {"grade_k": (0, 0), **{f"grade_{n}": (n, n) for n in range(1, 13)}, "elementary": (0, 5),
-         "high_school": (9, 12), "college": (13, 13)}
-_DISCIPLINES = ("physics", "chemistry", "biology")
-
-
-def level_distance(asked: str, level: str) -> int:
-    """Grades between ``asked`` and the nearest grade ``level`` covers (0 inside a band)."""
-    (a_low, a_high), (low, high) = _SPAN[asked], _SPAN[level]
-    gap = max(0, low - a_high, a_low - high)
-    # college sits next to the high-school band, a step further from any single grade
-    return gap + 1 if "college" in (asked, level) and (asked.startswith("grade_") or level.startswith("grade_")) else gap
-
-
 def nearest_levels(idx: CorpusIndex, subjects: tuple[str, ...], asked: str, content_type: str) -> list[str]:
     """The levels the corpus holds for ``subjects`` x ``content_type`` nearest to ``asked`` (ties kept)."""
-    held = {lv for lv in _SPAN for s in subjects if idx.combo_exists(s, lv, content_type)}
+    held = {lv for lv in LEVEL_SPAN for s in subjects if idx.combo_exists(s, lv, content_type)}
     if not held:
         return []
     best = min(level_distance(asked, lv) for lv in held)
@@ -64,10 +52,10 @@ def relax_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
         return None
     m = item.meta
     level = m["level"]
-    if level not in _SPAN:
+    if level not in LEVEL_SPAN:
         return None
-    subjects = (m["subject"], *_DISCIPLINES) if m["subject"] == "science" else (m["subject"],)
-    options = [lv for lv in _SPAN if lv != level and 0 < level_distance(lv, level) <= 3
+    subjects = (m["subject"], *SCIENCE_DISCIPLINES) if m["subject"] == "science" else (m["subject"],)
+    options = [lv for lv in LEVEL_SPAN if lv != level and 0 < level_distance(lv, level) <= 3
                and not any(idx.combo_exists(s, lv, m["content_type"]) for s in subjects)
                and level in nearest_levels(idx, subjects, lv, m["content_type"])]
     if not options:

@@ -113,7 +113,7 @@ def test_cases_sharing_an_item_share_a_split_group(generated):
 @pytest.mark.data
 def test_a_level_relaxation_goes_to_the_nearest_level_the_corpus_holds(generated):
     # curriculum README: relaxed_scope is "the nearest scope a correct system should widen to"
-    from tools.gate.query_kinds_empty import level_distance
+    from chsr.levels import level_distance
 
     idx, cases = generated
     for case in _of_kind(cases, "relax_level"):

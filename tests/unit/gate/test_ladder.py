@@ -41,7 +41,7 @@ def test_full_ladder_without_strict_keys_widens_to_the_nearest_scope_first():
 
 
 def test_level_distance_on_the_grade_line():
-    from services.gate.ladder import level_distance
+    from chsr.levels import level_distance
 
     assert level_distance("grade_10", "high_school") == 0 and level_distance("grade_3", "elementary") == 0
     assert level_distance("grade_8", "high_school") == 1 and level_distance("grade_6", "grade_4") == 2

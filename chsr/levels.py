@@ -1,0 +1,32 @@
+"""The curriculum's levels on one grade line, in one place.
+
+The curriculum README's relaxation target is the *nearest* scope ("nearest grade"). Nearness of two
+levels is measured here: each level covers a span of grades (K = 0), a band covers its grades
+(elementary K-5, high school 9-12) and college lies past grade 12, next to the high-school band and one
+step further from any single grade (an MMLU college item relaxes to high school, not to a grade-12
+national paper). The gate's ladder widens by it; the generated query set labels its relaxations by it.
+"""
+
+from __future__ import annotations
+
+#: Where each level sits on the grade line (K = 0).
+LEVEL_SPAN: dict[str, tuple[int, int]] = {"grade_k": (0, 0), **{f"grade_{n}": (n, n) for n in range(1, 13)},
+                                          "elementary": (0, 5), "high_school": (9, 12), "college": (13, 13)}
+
+
+def level_distance(a: str, b: str) -> int | None:
+    """Grades between the nearest grades ``a`` and ``b`` cover (0 when they overlap: a grade and its band);
+    ``None`` for a level off the grade line."""
+    if a not in LEVEL_SPAN or b not in LEVEL_SPAN:
+        return None
+    (a_low, a_high), (b_low, b_high) = LEVEL_SPAN[a], LEVEL_SPAN[b]
+    gap = max(0, b_low - a_high, a_low - b_high)
+    return gap + 1 if "college" in (a, b) and (a.startswith("grade_") or b.startswith("grade_")) else gap
+
+
+def levels_within(level: str, distance: int) -> tuple[str, ...]:
+    """Every level within ``distance`` grades of ``level``, the level itself first (0 = the level and the
+    bands or grades it overlaps: grade 10 -> high school, elementary -> K-5); an unknown level alone."""
+    if level not in LEVEL_SPAN:
+        return (level,)
+    return (level, *(lv for lv in LEVEL_SPAN if lv != level and level_distance(level, lv) <= distance))
