@@ -123,11 +123,12 @@ def _with_cross_encoder(base: PipelineConfig, name: str, *, weight: float = 1.0,
 
 
 _BY_NAME = {p.name: p for p in _BASE}
-#: Cross-encoder blends tuned on SciFact *train* (400 queries; benchmarks/scifact-rerank/tuning.json,
-#: `python -m tools.eval.tune_rerank`): the weight that maximised train nDCG@10 for a pool of 10, the
-#: pool whose scoring fits the 400 ms rerank p95 on the 2-core reference machine (20 pairs do not).
-CE_POOL_TUNED = 10
-CE_WEIGHTS_TUNED = {"rrf": 0.65, "hybrid_fixed": 0.65, "hybrid_calibrated": 0.55}
+#: Cross-encoder blends tuned on SciFact *train* queries the cross-encoder never saw (`ce-scifact-v5`,
+#: trained with `--holdout-every 3`; the 270 held-out train queries; benchmarks/scifact-rerank/tuning.json,
+#: `python -m tools.eval.tune_rerank`): the weight that maximised their nDCG@10 for the largest pool whose
+#: scoring p95 fits the 350 ms budget on the 2-core reference machine (20 pairs; 30 do not).
+CE_POOL_TUNED = 20
+CE_WEIGHTS_TUNED = {"rrf": 0.15, "hybrid_fixed": 0.45, "hybrid_calibrated": 0.25}
 _CE = [
     _with_cross_encoder(_BY_NAME["rrf"], "rrf_ce", weight=CE_WEIGHTS_TUNED["rrf"], pool=CE_POOL_TUNED),
     _with_cross_encoder(_BY_NAME["hybrid_fixed"], "hybrid_fixed_rerank", weight=CE_WEIGHTS_TUNED["hybrid_fixed"],
@@ -136,8 +137,8 @@ _CE = [
                         weight=CE_WEIGHTS_TUNED["hybrid_calibrated"], pool=CE_POOL_TUNED),
     _with_cross_encoder(_BY_NAME["linear_0.5"], "linear_0.5_ce", weight=CE_WEIGHTS_TUNED["hybrid_fixed"],
                         pool=CE_POOL_TUNED),   # linear_0.5 is hybrid_fixed's fusion: same first stage, same tuning
-    # Quality variant: the train-best pool 20 (its scoring p95 exceeds 400 ms on the 2-core machine)
-    _with_cross_encoder(_BY_NAME["hybrid_fixed"], "hybrid_fixed_rerank20", weight=0.55, pool=20),
+    # Quality variant: the train-best pool 50 and its weight (its scoring p95, ~950 ms, is past the budget)
+    _with_cross_encoder(_BY_NAME["hybrid_fixed"], "hybrid_fixed_rerank50", weight=0.4, pool=50),
     # The cross-encoder alone (no blend), as seeds 002/003 ran it, for comparison
     _with_cross_encoder(_BY_NAME["hybrid_fixed"], "hybrid_fixed_ce_alone"),
     _with_cross_encoder(_BY_NAME["rrf_tfidf"], "rrf_tfidf_ce_alone"),   # seed 003 #10 over its BM25 + TF-IDF pool

@@ -27,7 +27,7 @@ from gateway.budget import Budget
 from gateway.cache.base import CacheUnavailable, ResultCache, cache_key
 from gateway.ontopic import is_on_topic, topic_stems
 from gateway.pipelines import PipelineConfig
-from gateway.preference import Preference
+from gateway.preference import Preference, settle_by_top
 from gateway.request import SearchPlan
 from gateway.step import StepRunner
 from gateway.stubs import StageStubs
@@ -226,7 +226,12 @@ class SearchService:
                                           on_topic=on_topic, accepted=done, reason=reason)
             RELAXATION_STEPS.labels(pipeline.name, step_label(step.step)).inc()
             if done:
-                accepted = Accepted(step.step, outcome.candidates, docs)
+                kept, settled = settle_by_top(outcome.candidates, preference)
+                if len(kept) < len(outcome.candidates):
+                    keep = {id(c) for c in kept}
+                    docs = [d for c, d in zip(outcome.candidates, docs) if id(c) in keep]
+                    response.scope_notes.extend(settled)
+                accepted = Accepted(step.step, kept, docs)
                 response.fusion_telemetry.update(outcome.fusion_telemetry)
                 response.rerank_telemetry.update(outcome.rerank_telemetry)
                 break

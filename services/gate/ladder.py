@@ -8,8 +8,9 @@ the corpus allows:
 * **W1 drop topic constraints** — (a) the question number unless it is a strict key, a requested
   language version, soft
   fields (low confidence, or proven unsatisfiable by the corpus index, e.g. a year after the
-  corpus ends), a science discipline widened to its parent (grade 3-9 material is filed as
-  general science), and the content type widened to its nearest kin (mark scheme <-> solution);
+  corpus ends), a science discipline widened to its parent below the high-school band (grade 3-8
+  material is filed as general science; from grade 9 the nearest scope keeps the discipline and
+  widens the level to its band at W2), and the content type widened to its nearest kin (mark scheme <-> solution);
   (b) with strict keys only, the content type dropped (an explicit
   item whose marking material does not exist is answered by the item itself).
 * **W2 drop level/cycle** — never when strict keys (explicit paper or question number) are
@@ -29,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Mapping
 
-from chsr.levels import levels_within
+from chsr.levels import level_distance, levels_within
 from chsr.relaxation import W0, W1, W2, W3, step_label
 from chsr.scope import Scope
 from chsr.v1 import common_pb2
@@ -117,7 +118,7 @@ def _w1(scope: Scope, strict: set[str], reasons: dict[str, str], parents: Mappin
     filt = scope.without(*drop)
     parts = [f"{f} ({reasons[f]})" if f in reasons else f for f in drop]
     widened = tuple(dict.fromkeys([*filt.subject, *(parents[s] for s in filt.subject if s in parents)]))
-    if widened != filt.subject:
+    if widened != filt.subject and widens_to_parent(filt.level):
         filt = replace(filt, subject=widened)
         parts.append(f"subject widened to {'|'.join(widened)}")
     if "content_type" not in strict:
@@ -126,6 +127,14 @@ def _w1(scope: Scope, strict: set[str], reasons: dict[str, str], parents: Mappin
             filt = replace(filt, content_type=kin)
             parts.append(f"content_type widened to {'|'.join(kin)}")
     return filt, "W1 drop topic constraints: " + (", ".join(parts) or "none")
+
+
+def widens_to_parent(levels: Iterable[str]) -> bool:
+    """Whether W1 widens a discipline to its parent subject at ``levels``: with no level, or with one below the
+    high-school band, where the corpus files general science (README: grade 3-9 ARC papers). A grade-9 or
+    later level keeps its discipline: its band (high school) holds the discipline, nearer than another subject."""
+    levels = tuple(levels)
+    return not levels or any(lv != "college" and level_distance(lv, "high_school") != 0 for lv in levels)
 
 
 def _append(steps: list[LadderStep], step: LadderStep) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from chsr.levels import LEVEL_SPAN, level_distance
-from services.gate.ladder import SCIENCE_DISCIPLINES
+from services.gate.ladder import SCIENCE_DISCIPLINES, widens_to_parent
 from tools.gate import query_forms as qf
 from tools.gate import query_text as qt
 from tools.gate.corpus_items import CorpusIndex
@@ -46,7 +46,10 @@ def nearest_levels(idx: CorpusIndex, subjects: tuple[str, ...], asked: str, cont
 def relax_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
     """A level the corpus lacks for the item's subject and content type. The curriculum README's relaxation
     target is the *nearest* scope, so a case is made only where the item's own level is (one of) the nearest
-    levels held; general science widens to its disciplines, as the gate's ladder does."""
+    levels held; general science widens to its disciplines, as the gate's ladder does. No case asks for a
+    discipline at a grade where general science is held below high school: there the nearest scope is
+    general science at that grade (README: "grade 5 physics and chemistry" relaxes to science), which the
+    item does not give labels for."""
     item = idx.pick(rng, lambda i: i.source != "ccss")
     if item is None:
         return None
@@ -57,7 +60,8 @@ def relax_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
     subjects = (m["subject"], *SCIENCE_DISCIPLINES) if m["subject"] == "science" else (m["subject"],)
     options = [lv for lv in LEVEL_SPAN if lv != level and 0 < level_distance(lv, level) <= 3
                and not any(idx.combo_exists(s, lv, m["content_type"]) for s in subjects)
-               and level in nearest_levels(idx, subjects, lv, m["content_type"])]
+               and level in nearest_levels(idx, subjects, lv, m["content_type"])
+               and not _parent_nearer(idx, m["subject"], lv, m["content_type"])]
     if not options:
         return None
     asked = rng.choice(options)
@@ -72,6 +76,11 @@ def relax_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
         relaxed["subject"] = list(subjects)
     return make_case(kind, query, scope, relevant_for(idx, [item.id], relaxed), slice_=slice_of(item, lang),
                      task="relaxation", items=[item.id], empty=True, relaxed=relaxed)
+
+
+def _parent_nearer(idx: CorpusIndex, subject: str, level: str, content_type: str) -> bool:
+    """The ladder's W1 widens ``subject`` to general science at ``level`` and the corpus holds it there."""
+    return subject in SCIENCE_DISCIPLINES and widens_to_parent([level]) and idx.combo_exists("science", level, content_type)
 
 
 def relax_content(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:

@@ -9,7 +9,8 @@ labels. Pipelines:
 * ``C_old``  the current gate's W0 scope (``run_gate``), no relaxation — pipeline C today;
 * ``L_old``  the current gate with its relaxation ladder (pipeline E without rerank/expansion);
 * ``C_new``  the evidence decision: confident fields filter, uncertain fields rank
-  (``penalty_factor``), nothing confident -> ungated;
+  (``penalty_factor``) and the best match then settles them (``gateway.preference.settle_by_top``),
+  nothing confident -> ungated;
 * ``L_new``  ``C_new`` with the relaxation ladder over its filter.
 """
 
@@ -21,6 +22,7 @@ from typing import Callable
 from chsr.documents import Doc
 from chsr.scope import Scope
 from gateway.ontopic import is_on_topic, topic_stems
+from gateway.preference import SETTLED_FIELDS
 from services.fusion.rrf import rrf
 from services.gate.evidence import EvidenceDecision, penalty_factor
 from services.gate.evidence_ladder import evidence_ladder
@@ -78,7 +80,17 @@ class Simulator:
 
     def gated(self, run: QueryRun, flt: Scope, decision: EvidenceDecision | None = None) -> Result:
         rescale = (lambda doc: penalty_factor(doc.metadata, decision)) if decision and decision.penalties else None
-        return [{"doc_id": d, "relaxation": "W0"} for d in self._fuse(self._legs(run, flt), rescale)]
+        return [{"doc_id": d, "relaxation": "W0"} for d in self._settle(self._fuse(self._legs(run, flt), rescale), decision)]
+
+    def _settle(self, ids: list[str], decision: EvidenceDecision | None) -> list[str]:
+        """The gateway's ``settle_by_top``: results that differ from the first on a ranked curriculum field go."""
+        if not ids or decision is None or not decision.penalties:
+            return ids
+        meta = lambda d: self.index.by_id[d].metadata  # noqa: E731
+        for name in (n for n in decision.penalties if n in SETTLED_FIELDS):
+            value = meta(ids[0]).get(name)
+            ids = [d for d in ids if meta(d).get(name) == value]
+        return ids
 
     def laddered(self, run: QueryRun, ladder: list[LadderStep], strict: list[str],
                  decision: EvidenceDecision | None = None) -> Result:
@@ -94,6 +106,7 @@ class Simulator:
             on_topic = sum(is_on_topic(self.index.by_id[d].full_text, stems) for d in ids)
             chosen, label = ids, rung.label
             if on_topic > 0 or i == len(rungs) - 1:
+                chosen = self._settle(ids, decision)
                 break
         return [{"doc_id": d, "relaxation": label} for d in chosen]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from pathlib import Path
@@ -125,6 +126,20 @@ def test_a_level_relaxation_goes_to_the_nearest_level_the_corpus_holds(generated
         best = min(level_distance(asked, lv) for lv in held)
         for lv in relaxed if isinstance(relaxed, list) else [relaxed]:
             assert level_distance(asked, lv) == best, case["case_id"]
+
+
+@pytest.mark.data
+def test_no_level_relaxation_asks_for_a_discipline_where_the_ladder_widens_to_general_science(generated):
+    # there the nearest scope is general science at the asked grade (README: "grade 5 physics and chemistry")
+    from services.gate.ladder import SCIENCE_DISCIPLINES, widens_to_parent
+
+    idx, sample = generated
+    committed = REPO_ROOT / "benchmarks" / "cerb-generalisation" / "generated.jsonl"
+    cases = sample + [json.loads(line) for line in committed.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for case in _of_kind(cases, "relax_level"):
+        scope = case["scope"]
+        if scope["subject"] in SCIENCE_DISCIPLINES and widens_to_parent([scope["level"]]):
+            assert not idx.combo_exists("science", scope["level"], scope["content_type"]), case["case_id"]
 
 
 @pytest.mark.data

@@ -133,3 +133,13 @@ def test_to_proto_round_trip():
     msg = rung.to_proto()
     assert msg.step == common_pb2.RELAXATION_STEP_W0_EXACT and Scope.from_proto(msg.filter) == FULL
     assert msg.description.startswith("W0 exact scope") and not msg.lexical_only
+
+
+@pytest.mark.parametrize("level", ["grade_9", "grade_12", "high_school", "college"])
+def test_from_grade_9_a_discipline_keeps_its_subject_and_widens_its_level_to_the_band(level):
+    # the high-school band holds the discipline: nearer than general science at the same grade
+    scope = Scope.from_dict({"subject": ["physics", "mathematics"], "level": level})
+    steps = build_ladder(scope, [], False, subject_parents=PARENTS)
+    assert all("science" not in r.filter.subject for r in steps if r.filter.subject)
+    if level == "grade_9":
+        assert steps[1].label == "W2" and steps[1].filter.level == ("grade_9", "high_school")

@@ -35,8 +35,9 @@ CORPUS = [
 
 
 class FakeGate:
-    def __init__(self, ladder: list[common_pb2.LadderStep], topic_terms: list[str], fail: grpc.StatusCode | None = None):
-        self.ladder, self.topic_terms, self.fail = ladder, topic_terms, fail
+    def __init__(self, ladder: list[common_pb2.LadderStep], topic_terms: list[str], fail: grpc.StatusCode | None = None,
+                 penalties: tuple[gate_pb2.FieldPenalty, ...] = ()):
+        self.ladder, self.topic_terms, self.fail, self.penalties = ladder, topic_terms, fail, penalties
         self.requests: list[gate_pb2.GateRequest] = []
 
     def Gate(self, req: gate_pb2.GateRequest, timeout: float) -> gate_pb2.GateResponse:
@@ -46,7 +47,8 @@ class FakeGate:
                                  else "gate down")
         ladder = self.ladder[:1] if req.strict_scope else self.ladder
         return gate_pb2.GateResponse(scope=self.ladder[0].filter, ladder=ladder, topic_terms=self.topic_terms,
-                                     expanded_query=req.query)
+                                     expanded_query=req.query, penalties=self.penalties,
+                                     penalty_strength=0.9 if self.penalties else 0.0)
 
 
 class FakeRetriever:
@@ -62,8 +64,11 @@ class FakeRetriever:
         words = set(req.query.lower().split())
         scored = [(len(words & set(d.text.split())), d.id) for d in CORPUS if flt.admits(d.metadata)]
         out = retriever_pb2.RetrieveResponse()
+        by_id = {d.id: d for d in CORPUS}
         for rank, (score, doc_id) in enumerate(sorted(scored, key=lambda t: (-t[0], t[1])), start=1):
-            out.candidates.add(doc_id=doc_id, score=float(score), rank=rank)
+            cand = out.candidates.add(doc_id=doc_id, score=float(score), rank=rank)
+            if req.include_metadata:
+                cand.document.CopyFrom(by_id[doc_id].to_proto())
         return out
 
     def GetDocuments(self, req: retriever_pb2.GetDocumentsRequest, timeout: float) -> retriever_pb2.GetDocumentsResponse:
@@ -77,8 +82,9 @@ class FakeFusion:
         for ranked in req.lists:
             for c in ranked.candidates:
                 seen[c.doc_id] = seen.get(c.doc_id, 0.0) + 1.0 / (60 + c.rank)
-        best = sorted(seen, key=lambda i: -seen[i])[:req.k]
-        return fusion_pb2.FuseResponse(candidates=[common_pb2.Candidate(doc_id=i, score=seen[i], rank=r)
+        best = sorted(seen, key=lambda i: -seen[i])[:req.k or None]   # k = 0: all
+        docs = {c.doc_id: c.document for ranked in req.lists for c in ranked.candidates}
+        return fusion_pb2.FuseResponse(candidates=[common_pb2.Candidate(doc_id=i, score=seen[i], rank=r, document=docs[i])
                                                    for r, i in enumerate(best, start=1)], telemetry={"lists": 2.0})
 
 
@@ -134,6 +140,16 @@ def test_a_pipeline_that_does_not_relax_asks_the_gate_for_w0_only() -> None:
     resp = search(service(gate), "falling ball", "C")
     assert gate.requests[0].strict_scope and len(resp.relaxation_trace) == 1
     assert [r.doc_id for r in resp.results] == ["c1"] and resp.final_step == W0
+
+
+def test_a_field_the_gate_could_only_rank_is_settled_by_the_best_match_and_the_answer_says_so() -> None:
+    level = gate_pb2.FieldPenalty(field="level", values=["grade_10"], probability=0.5)
+    gate = FakeGate(ladder((W0, {"subject": "physics"})), ["acceleration"], penalties=(level,))
+    resp = search(service(gate), "acceleration", "E")
+    assert [r.doc_id for r in resp.results] == ["p1"]   # p2 (grade 11) matched as well, ranked below: left out
+    assert "level settled by the best match: grade_10 (1 result(s) elsewhere left out)" in resp.scope_notes
+    unranked = search(service(FakeGate(ladder((W0, {"subject": "physics"})), ["acceleration"])), "acceleration", "E")
+    assert {r.doc_id for r in unranked.results} == {"p1", "p2"} and not unranked.scope_notes
 
 
 def test_a_lost_leg_degrades_the_answer() -> None:

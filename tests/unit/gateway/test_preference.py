@@ -1,11 +1,12 @@
-"""Uncertain fields rank, never exclude (gateway/preference.py), with hand-computed factors."""
+"""Uncertain fields rank, never exclude (gateway/preference.py), with hand-computed factors; once ranked, the
+best match settles the curriculum fields."""
 
 from __future__ import annotations
 
 import pytest
 
 from chsr.v1 import common_pb2, gate_pb2
-from gateway.preference import Preference, rank_by_preference
+from gateway.preference import Preference, rank_by_preference, settle_by_top
 
 pytestmark = pytest.mark.unit
 
@@ -37,3 +38,27 @@ def test_ranking_reorders_and_excludes_nothing():
 
 def test_no_penalty_is_no_preference():
     assert not Preference.from_gate(gate_pb2.GateResponse()) and not Preference()
+
+
+def test_the_best_match_settles_each_ranked_curriculum_field_and_says_so():
+    ranked = [cand("a", 1.0, level="grade_10", year=2019), cand("b", 0.9, level="grade_12", year=2019),
+              cand("c", 0.8, level="grade_10", year=2018), cand("d", 0.7, level="grade_10", year=2019)]
+    kept, notes = settle_by_top(ranked, Preference.from_gate(GATE))
+    assert [c.doc_id for c in kept] == ["a", "d"]
+    assert notes == ["level settled by the best match: grade_10 (1 result(s) elsewhere left out)",
+                     "year settled by the best match: 2019 (1 result(s) elsewhere left out)"]
+
+
+def test_a_missing_value_agrees_only_with_a_missing_one():
+    kept, _ = settle_by_top([cand("a", 1.0), cand("b", 0.9, level="grade_12"), cand("c", 0.8)],
+                            Preference.from_gate(GATE))
+    assert [c.doc_id for c in kept] == ["a", "c"]
+
+
+def test_language_and_content_type_only_rank_and_nothing_settles_without_a_preference():
+    gate = gate_pb2.GateResponse(penalties=[gate_pb2.FieldPenalty(field="language", values=["zh"], probability=0.9),
+                                            gate_pb2.FieldPenalty(field="content_type", values=["solution"], probability=0.6)],
+                                 penalty_strength=0.9)
+    ranked = [cand("a", 1.0, language="zh", content_type="solution"), cand("b", 0.9, language="en", content_type="exam_question")]
+    assert settle_by_top(ranked, Preference.from_gate(gate)) == (ranked, [])
+    assert settle_by_top(ranked, Preference()) == (ranked, [])
