@@ -6,12 +6,14 @@
 #   benchmarks/cerb-dev-rerank   the blend on the curriculum dev cases (a corpus it was not tuned on)
 #   benchmarks/legs-cost         build time, size and query time of TF-IDF, PPMI and the graph (+ engines path)
 # Usage: CHSR_SCIFACT_DIR=../shared/data/scifact CHSR_CURRICULUM_DIR=../shared/data/curriculum \
-#        CHSR_CROSS_ENCODER_PATH=~/.cache/chsr/models/ce-scifact-v4 bash scripts/bench_legs.sh [steps]
+#        CHSR_CROSS_ENCODER_PATH=~/.cache/chsr/models/ce-scifact-v6 bash scripts/bench_legs.sh [steps]
 # steps (default all): cost scifact rerank tune strategies curriculum (scifact = the legs, rerank = the blends). The cross-encoder comes from
-#   chsr train-reranker ../shared/data/scifact ~/.cache/chsr/models/ce-scifact-v4 --negatives-per-query 3 \
-#     --random-negatives-per-query 1 --max-length 128 --epochs 2 --batch-size 32 --lr 1e-4
+#   chsr train-reranker ../shared/data/scifact ~/.cache/chsr/models/ce-scifact-v6 --negatives-per-query 3 \
+#     --random-negatives-per-query 1 --max-length 128 --epochs 2 --batch-size 32 --lr 1e-4 --holdout-every 3
+# (every 3rd group of train claims sharing a judged abstract is kept out of training; `tune` tunes the
+# blend on those queries only)
 # `tune` rewrites benchmarks/scifact-rerank/tuning.json from train queries; the weights it picks are
-# copied into gateway/pipelines.py (CE_WEIGHTS_TUNED) before the test-split runs.
+# copied into gateway/pipelines.py (CE_TUNED) before the test-split runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${CHSR_PY:-.venv/bin/python}
@@ -60,8 +62,8 @@ if has scifact || has rerank || has tune || has strategies; then
   fi
   if has rerank; then
     $CLI eval beir "$SF" --split test --gateway "$GW" --concurrency 1 --baseline rrf --h1-pipeline hybrid_calibrated \
-      --pipelines rrf,rrf_ce,hybrid_fixed,hybrid_fixed_rerank,linear_0.5,linear_0.5_ce,hybrid_calibrated,hybrid_calibrated_rerank,hybrid_fixed_rerank20,hybrid_fixed_ce_alone \
-      --pairs rrf_ce:rrf,hybrid_fixed_rerank:hybrid_fixed,linear_0.5_ce:linear_0.5,hybrid_calibrated_rerank:hybrid_calibrated,hybrid_fixed_rerank20:hybrid_fixed,hybrid_fixed_ce_alone:hybrid_fixed \
+      --pipelines rrf,rrf_ce,hybrid_fixed,hybrid_fixed_rerank,linear_0.5,linear_0.5_ce,hybrid_calibrated,hybrid_calibrated_rerank,hybrid_fixed_ce_alone \
+      --pairs rrf_ce:rrf,hybrid_fixed_rerank:hybrid_fixed,linear_0.5_ce:linear_0.5,hybrid_calibrated_rerank:hybrid_calibrated,hybrid_fixed_ce_alone:hybrid_fixed \
       --out benchmarks/scifact-rerank
     squeeze benchmarks/scifact-rerank
   fi

@@ -125,11 +125,16 @@ def interpolate(ce: np.ndarray, first_stage: np.ndarray, weight: float) -> np.nd
 def _cross_encode(query: str, items: list[RerankItem], pool: int, scorer: CrossEncoderScorer | None,
                   telemetry: dict[str, float], weight: float = 1.0) -> list[RerankItem]:
     """Score the top ``pool`` with the cross-encoder (blended with the first-stage score when
-    ``weight`` < 1); the tail keeps its order below them."""
+    ``weight`` < 1); the tail keeps its order below them. At ``weight`` 0 (what tuning chooses when the
+    blend gains nothing significant on held-out queries) the first stage's order is kept and nothing is
+    scored, so no model is needed."""
+    if weight <= 0:
+        telemetry["ce_pool"], telemetry["ce_weight"] = 0.0, 0.0
+        return list(items)
     if scorer is None:
         raise CrossEncoderUnavailable("cross_encoder: no cross-encoder model is configured for this server")
     head, tail = items[:pool], items[pool:]
-    ce = scorer.score(query, [it.text for it in head]) if weight > 0 else np.zeros(len(head))
+    ce = scorer.score(query, [it.text for it in head])
     scores = ce if weight >= 1.0 else interpolate(ce, np.array([it.features.get("fused", it.score) for it in head]),
                                                   weight)
     telemetry["ce_pool"] = float(len(head))

@@ -7,8 +7,11 @@ through the mesh once (``k = max pool``, cache bypassed) and each (query, docume
 is scored once by the same ONNX int8 cross-encoder and truncation the rerank server uses. Then a
 grid: pool in ``--pools``, weight in 0, 0.05 .. 1, reordering the pool's head by
 :func:`services.rerank.chain.interpolate` exactly as the server does; nDCG@10 per cell (ranx). The
-best cell whose measured scoring p95 fits ``--p95-budget-ms`` wins; ties go to the smaller weight
-(closer to the first stage) and the smaller pool (cheaper). Never run it on the test split.
+best cell whose measured scoring p95 fits ``--p95-budget-ms`` *and* whose gain over the first stage is
+significant on these queries (paired bootstrap, ``--alpha``, default 0.05) wins; ties go to the smaller
+weight (closer to the first stage) and the smaller pool (cheaper). When no cell gains significantly the
+weight is 0: the mode returns the first stage's order and the server scores nothing (a reranker that
+does not reliably help on unseen queries is not used). Never run it on the test split.
 
     python -m tools.eval.tune_rerank ../shared/data/scifact --gateway 127.0.0.1:58051 \\
         --cross-encoder ~/.cache/chsr/models/ce-scifact-v4 --out benchmarks/scifact-rerank/tuning.json
@@ -71,11 +74,14 @@ def scoring_p95_ms(client: GatewayClient, scorer: OnnxCrossEncoderScorer, querie
 
 
 def choose(grid: dict[str, float], p95: dict[int, float], budget_ms: float, pools: Sequence[int],
-           pool: int | None = None) -> tuple[int, float]:
-    """Best nDCG@10 among cells whose pool fits the budget (or is ``pool``); ties: smaller weight, then
-    smaller pool."""
+           pool: int | None = None, p_values: dict[str, float] | None = None, alpha: float = 1.0) -> tuple[int, float]:
+    """Best nDCG@10 among cells whose pool fits the budget (or is ``pool``) and, with ``p_values``, whose gain
+    over the first stage is significant at ``alpha``; ties: smaller weight, then smaller pool. No such cell:
+    the smallest pool at weight 0 (the first stage)."""
+    base = min(v for c, v in grid.items() if float(c.split(":")[1]) == 0.0)
     fits = [(v, -float(c.split(":")[1]), -int(c.split(":")[0]), c) for c, v in grid.items()
-            if (int(c.split(":")[0]) == pool if pool else p95[int(c.split(":")[0])] <= budget_ms)]
+            if (int(c.split(":")[0]) == pool if pool else p95[int(c.split(":")[0])] <= budget_ms)
+            and (p_values is None or float(c.split(":")[1]) == 0.0 or (v > base and p_values[c] < alpha))]
     best = max(fits)[3] if fits else f"{min(pools)}:0.0"
     return int(best.split(":")[0]), float(best.split(":")[1])
 
@@ -90,7 +96,7 @@ def reselect(previous: dict, gateway: str, model: Path, latency_queries: Sequenc
     out = {**previous, "scoring_p95_ms": p95, "p95_budget_ms": budget_ms, "fixed_pool": pool}
     out.pop("scoring_p95_ms_estimate", None)
     for v in out["pipelines"].values():
-        chosen, weight = choose(v["grid"], p95, budget_ms, pools, pool)
+        chosen, weight = choose(v["grid"], p95, budget_ms, pools, pool, v.get("grid_p"), previous.get("alpha", 1.0))
         v["best"] = {"pool": chosen, "ce_weight": weight, "ndcg@10": v["grid"][f"{chosen}:{weight}"]}
     return out
 
@@ -104,14 +110,16 @@ def held_out(data: BeirData, model: Path) -> BeirData:
     if every <= 0:
         raise SystemExit(f"error: {model} was trained on every train query; retrain it with "
                          "--holdout-every N so the blend can be tuned on unseen queries")
-    positives = [q for q in data.queries if any(r > 0 for r in data.qrels.get(q, {}).values())]
-    keep = holdout_ids(positives, every)
+    positives = {q: {d for d, r in data.qrels.get(q, {}).items() if r > 0} for q in data.queries}
+    positives = {q: docs for q, docs in positives.items() if docs}
+    by_document = meta.get("holdout_by", "query") == "document"   # models before the option held out single queries
+    keep = holdout_ids(list(positives), every, positives if by_document else None)
     return BeirData({q: t for q, t in data.queries.items() if q in keep},
                     {q: r for q, r in data.qrels.items() if q in keep})
 
 
 def tune(data_dir: Path, gateway: str, pipelines: Sequence[str], model: Path, pools: Sequence[int],
-         max_length: int, p95_budget_ms: float, split: str, max_queries: int | None) -> dict:
+         max_length: int, p95_budget_ms: float, split: str, max_queries: int | None, alpha: float = 0.05) -> dict:
     if split == "test":
         raise SystemExit("error: --split test: tune on train only")
     data = held_out(load_beir(data_dir, split), model)
@@ -124,7 +132,8 @@ def tune(data_dir: Path, gateway: str, pipelines: Sequence[str], model: Path, po
     k = max(pools)
     ce: dict[tuple[str, str], float] = {}
     out: dict = {"split": split, "queries": len(data.queries), "model": str(model), "max_length": max_length,
-                 "pools": list(pools), "weights": list(WEIGHTS), "p95_budget_ms": p95_budget_ms, "pipelines": {}}
+                 "pools": list(pools), "weights": list(WEIGHTS), "p95_budget_ms": p95_budget_ms, "alpha": alpha,
+                 "pipelines": {}}
     base_pools: dict[str, dict[str, list[tuple[str, float]]]] = {}
     for name in pipelines:
         started = time.perf_counter()
@@ -144,18 +153,28 @@ def tune(data_dir: Path, gateway: str, pipelines: Sequence[str], model: Path, po
     p95 = scoring_p95_ms(client, scorer, list(data.queries.values())[:30], pipelines[0], pools)
     out["scoring_p95_ms"] = p95
     for name, qpools in base_pools.items():
-        grid = {}
+        grid, grid_p = {}, {}
+        first = qm.per_query(data.qrels, blended_run(qpools, ce, pools[0], 0.0), ["ndcg@10"])["ndcg@10"]
+        qids = sorted(first)
         for p in pools:
             for w in WEIGHTS:
-                grid[f"{p}:{w}"] = qm.evaluate(data.qrels, blended_run(qpools, ce, p, w), ["ndcg@10"])["ndcg@10"]
+                cell = qm.per_query(data.qrels, blended_run(qpools, ce, p, w), ["ndcg@10"])["ndcg@10"]
+                grid[f"{p}:{w}"] = float(np.mean([cell[q] for q in qids]))
+                grid_p[f"{p}:{w}"] = qm.paired_bootstrap(np.array([cell[q] for q in qids]),
+                                                         np.array([first[q] for q in qids]))[3] if w > 0 else 1.0
         base = grid[f"{pools[0]}:0.0"]
-        pool, weight = choose(grid, p95, p95_budget_ms, pools)
+        pool, weight = choose(grid, p95, p95_budget_ms, pools, p_values=grid_p, alpha=alpha)
         best = f"{pool}:{weight}"
+        unconstrained = max((v, c) for c, v in grid.items() if p95[int(c.split(":")[0])] <= p95_budget_ms)[1]
         ce_alone = max(grid[f"{p}:1.0"] for p in pools)
         out["pipelines"][name] = {"first_stage_ndcg@10": base, "best": {"pool": pool, "ce_weight": weight,
-                                  "ndcg@10": grid[best]}, "ce_alone_best_ndcg@10": ce_alone, "grid": grid}
-        log.info("%s: first stage %.4f, CE alone %.4f, best pool %d weight %.2f -> %.4f", name, base, ce_alone,
-                 pool, weight, grid[best])
+                                  "ndcg@10": grid[best], "p": grid_p[best]},
+                                  "best_ignoring_significance": {"cell": unconstrained, "ndcg@10": grid[unconstrained],
+                                                                 "p": grid_p[unconstrained]},
+                                  "ce_alone_best_ndcg@10": ce_alone, "grid": grid, "grid_p": grid_p}
+        log.info("%s: first stage %.4f, CE alone %.4f, chosen pool %d weight %.2f -> %.4f (p %.3f); best cell %s "
+                 "%.4f (p %.3f)", name, base, ce_alone, pool, weight, grid[best], grid_p[best], unconstrained,
+                 grid[unconstrained], grid_p[unconstrained])
     return out
 
 
@@ -168,6 +187,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--pools", default="10,20,30,50")
     ap.add_argument("--max-length", type=int, default=128)
     ap.add_argument("--p95-budget-ms", type=float, default=350.0, help="scoring time the chosen pool may take")
+    ap.add_argument("--alpha", type=float, default=0.05, help="a blend is used only if its gain over the first "
+                    "stage on the held-out queries is significant at this level (paired bootstrap, two-sided)")
     ap.add_argument("--split", default="train")
     ap.add_argument("--max-queries", type=int, default=None)
     ap.add_argument("--out", type=Path, required=True)
@@ -185,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     result = tune(args.data_dir, args.gateway, [p for p in args.pipelines.split(",") if p], args.cross_encoder,
                   [int(p) for p in args.pools.split(",")], args.max_length, args.p95_budget_ms, args.split,
-                  args.max_queries)
+                  args.max_queries, args.alpha)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0

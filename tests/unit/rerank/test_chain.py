@@ -49,6 +49,15 @@ def test_cross_encoder_without_a_model_is_unavailable():
         rerank("q", ITEMS, None, "cross_encoder")
 
 
+def test_weight_zero_keeps_the_first_stage_order_scores_nothing_and_needs_no_model():
+    scorer = FakeScorer({ITEMS[3].text: 9.0})
+    out = rerank("q", ITEMS, None, "cross_encoder", params={"pool": "3", "ce_weight": "0"}, cross_encoder=scorer)
+    assert [i.doc_id for i in out.items] == ["a", "b", "c", "d"] and not scorer.calls
+    assert out.telemetry["ce_weight"] == 0.0 and out.telemetry["ce_pool"] == 0.0
+    assert [i.doc_id for i in rerank("q", ITEMS, None, "cross_encoder", params={"ce_weight": "0"}).items] == \
+        ["a", "b", "c", "d"]
+
+
 def test_curriculum_stage_counts_removed_duplicates():
     items = ITEMS + [item("e", 0.5, "the cat sat on the mat")]
     out = rerank("q", items, Scope(), "curriculum")

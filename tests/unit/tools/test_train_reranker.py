@@ -121,3 +121,14 @@ def test_holdout_keeps_every_nth_sorted_query_out():
 
     assert holdout_ids(["q3", "q1", "q2", "q4", "q5"], 2) == {"q1", "q3", "q5"}
     assert holdout_ids(["a", "b"], 0) == set()
+
+
+def test_holdout_by_document_keeps_queries_that_share_a_judged_document_together():
+    from tools.train.reranker import holdout_ids
+
+    positives = {"q1": {"d1"}, "q2": {"d2"}, "q3": {"d1", "d3"}, "q4": {"d3"}, "q5": {"d5"}}
+    # groups in order of first id: {q1, q3, q4} (d1, d3), {q2}, {q5}; every 2nd group from the first
+    assert holdout_ids(list(positives), 2, positives) == {"q1", "q3", "q4", "q5"}
+    held = holdout_ids(list(positives), 3, positives)
+    trained = set(positives) - held
+    assert not {d for q in held for d in positives[q]} & {d for q in trained for d in positives[q]}

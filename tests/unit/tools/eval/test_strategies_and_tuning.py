@@ -37,3 +37,14 @@ def test_choose_prefers_quality_then_the_smaller_weight_and_pool_within_the_budg
     assert choose(grid, {10: 200.0, 20: 900.0}, 400.0, [10, 20]) == (10, 0.5)
     assert choose(grid, {10: 200.0, 20: 300.0}, 400.0, [10, 20]) == (20, 0.5)
     assert choose(grid, {10: 200.0, 20: 300.0}, 400.0, [10, 20], pool=10) == (10, 0.5)
+
+
+def test_choose_uses_a_blend_only_when_its_gain_is_significant():
+    grid = {"10:0.0": 0.70, "10:0.2": 0.72, "10:0.5": 0.75, "20:0.0": 0.70, "20:0.5": 0.76}
+    p95 = {10: 200.0, 20: 300.0}
+    p = {"10:0.0": 1.0, "10:0.2": 0.01, "10:0.5": 0.20, "20:0.0": 1.0, "20:0.5": 0.30}
+    assert choose(grid, p95, 400.0, [10, 20], p_values=p, alpha=0.05) == (10, 0.2)
+    assert choose(grid, p95, 400.0, [10, 20], p_values={**p, "10:0.2": 0.5}, alpha=0.05) == (10, 0.0)
+    # a significant *loss* is not a gain
+    assert choose({"10:0.0": 0.70, "10:0.5": 0.60}, p95, 400.0, [10], p_values={"10:0.0": 1.0, "10:0.5": 0.001},
+                  alpha=0.05) == (10, 0.0)
