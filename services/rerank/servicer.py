@@ -72,7 +72,7 @@ class RerankServicer(rerank_pb2_grpc.RerankServiceServicer):
         scope = Scope.from_proto(request.scope)
         items, protos = _read_candidates(request)
         scorer = None
-        if RerankStage.CROSS_ENCODER in stages:
+        if RerankStage.CROSS_ENCODER in stages and params.ce_weight > 0:  # weight 0 scores nothing
             scorer = self.scorer(params.model_path or self._default_path)
         out = rerank(request.query, items, scope, stages, request.k, params, cross_encoder=scorer)
         candidates = []

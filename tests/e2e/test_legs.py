@@ -49,6 +49,20 @@ def test_list_pipelines_marks_specter2_unavailable_with_its_reason(mesh):
     assert "weights cannot be downloaded" in err.value.details()
 
 
+def test_a_tuned_weight_0_rerank_mode_is_its_first_stage_and_needs_no_cross_encoder(mesh):
+    # the mesh has no cross-encoder configured: weight 0 (tuning found no significant gain) scores nothing
+    client = GatewayClient(mesh.gateway)
+    for mode, base in (("hybrid_fixed_rerank", "hybrid_fixed"), ("rrf_ce", "rrf")):
+        reranked = client.search(QUERY, k=5, pipeline=mode, no_cache=True)
+        first = client.search(QUERY, k=5, pipeline=base, no_cache=True)
+        assert [r.doc_id for r in reranked.results] == [r.doc_id for r in first.results] and reranked.results
+        assert dict(reranked.rerank_telemetry).get("ce_weight") == 0.0, dict(reranked.rerank_telemetry)
+        assert not reranked.degraded
+    # a mode that does score needs the model: without one its answer is the first stage's, flagged degraded
+    alone = client.search(QUERY, k=5, pipeline="hybrid_fixed_ce_alone", no_cache=True)
+    assert list(alone.degraded) == ["rerank_unavailable"] and alone.results
+
+
 @pytest.fixture(scope="module")
 def engines_mesh(tmp_path_factory):  # type: ignore[no-untyped-def]
     require_engines()
