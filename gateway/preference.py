@@ -13,9 +13,13 @@ only rank are left out, and the response says which field was settled and to wha
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from chsr.v1 import common_pb2, gate_pb2
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -56,18 +60,29 @@ def rank_by_preference(candidates: list[common_pb2.Candidate], preference: Prefe
 SETTLED_FIELDS: tuple[str, ...] = ("subject", "level", "year", "session", "paper")
 
 
-def settle_by_top(candidates: list[common_pb2.Candidate], preference: Preference) -> tuple[list[common_pb2.Candidate], list[str]]:
+def settle_by_top(items: list[T], preference: Preference,
+                  candidate_of: Callable[[T], common_pb2.Candidate] = lambda item: item) -> tuple[list[T], list[str]]:
     """Keep the candidates that agree with the first one on every ranked curriculum field (a missing value
-    agrees only with a missing one); a note per field that left any out, naming the value it settled on."""
-    if not preference or not candidates:
-        return candidates, []
-    top = candidates[0].document.metadata
-    kept, notes = list(candidates), []
-    for name, _, _ in preference.fields:
+    agrees only with a missing one); a note per field that left any out, naming the value it settled on.
+    ``items`` are candidates, or anything ``candidate_of`` maps to one (so what travels with a candidate
+    stays with it)."""
+    if not preference:
+        return items, []
+    return settle([name for name, _, _ in preference.fields], items,
+                  lambda item, name: _value(candidate_of(item).document.metadata, name))
+
+
+def settle(fields: Iterable[str], items: list[T], value_of: Callable[[T, str], object]) -> tuple[list[T], list[str]]:
+    """The settling rule on any item type (the gateway's candidates, the offline simulator's ids): for each
+    field in ``SETTLED_FIELDS``, keep the items whose ``value_of`` equals the first item's."""
+    if not items:
+        return items, []
+    kept, notes = list(items), []
+    for name in fields:
         if name not in SETTLED_FIELDS:
             continue
-        value = _value(top, name)
-        agree = [c for c in kept if _value(c.document.metadata, name) == value]
+        value = value_of(items[0], name)
+        agree = [item for item in kept if value_of(item, name) == value]
         if len(agree) < len(kept):
             notes.append(f"{name} settled by the best match: {value if value is not None else 'unset'} "
                          f"({len(kept) - len(agree)} result(s) elsewhere left out)")

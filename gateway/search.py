@@ -12,6 +12,7 @@ import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from operator import itemgetter
 
 import grpc
 
@@ -226,12 +227,9 @@ class SearchService:
                                           on_topic=on_topic, accepted=done, reason=reason)
             RELAXATION_STEPS.labels(pipeline.name, step_label(step.step)).inc()
             if done:
-                kept, settled = settle_by_top(outcome.candidates, preference)
-                if len(kept) < len(outcome.candidates):
-                    keep = {id(c) for c in kept}
-                    docs = [d for c, d in zip(outcome.candidates, docs) if id(c) in keep]
-                    response.scope_notes.extend(settled)
-                accepted = Accepted(step.step, kept, docs)
+                pairs, settled = settle_by_top(list(zip(outcome.candidates, docs)), preference, itemgetter(0))
+                response.scope_notes.extend(settled)
+                accepted = Accepted(step.step, [c for c, _ in pairs], [d for _, d in pairs])
                 response.fusion_telemetry.update(outcome.fusion_telemetry)
                 response.rerank_telemetry.update(outcome.rerank_telemetry)
                 break

@@ -22,7 +22,7 @@ from typing import Callable
 from chsr.documents import Doc
 from chsr.scope import Scope
 from gateway.ontopic import is_on_topic, topic_stems
-from gateway.preference import SETTLED_FIELDS
+from gateway.preference import settle
 from services.fusion.rrf import rrf
 from services.gate.evidence import EvidenceDecision, penalty_factor
 from services.gate.evidence_ladder import evidence_ladder
@@ -83,14 +83,10 @@ class Simulator:
         return [{"doc_id": d, "relaxation": "W0"} for d in self._settle(self._fuse(self._legs(run, flt), rescale), decision)]
 
     def _settle(self, ids: list[str], decision: EvidenceDecision | None) -> list[str]:
-        """The gateway's ``settle_by_top``: results that differ from the first on a ranked curriculum field go."""
-        if not ids or decision is None or not decision.penalties:
+        """The gateway's ``settle_by_top`` on ids: results that differ from the first on a ranked field go."""
+        if decision is None:
             return ids
-        meta = lambda d: self.index.by_id[d].metadata  # noqa: E731
-        for name in (n for n in decision.penalties if n in SETTLED_FIELDS):
-            value = meta(ids[0]).get(name)
-            ids = [d for d in ids if meta(d).get(name) == value]
-        return ids
+        return settle(decision.penalties, ids, lambda d, name: self.index.by_id[d].metadata.get(name))[0]
 
     def laddered(self, run: QueryRun, ladder: list[LadderStep], strict: list[str],
                  decision: EvidenceDecision | None = None) -> Result:
