@@ -26,11 +26,12 @@ from chsr.stages import LEGS, SEARCH_STAGES
 from chsr.v1 import common_pb2, gate_pb2, gateway_pb2
 from gateway.budget import Budget
 from gateway.cache.base import CacheUnavailable, ResultCache, cache_key
+from gateway.catalogue_sync import CatalogueSync
 from gateway.ontopic import is_on_topic, topic_stems
 from gateway.pipelines import PipelineConfig
 from gateway.preference import Preference, settle_by_top
 from gateway.request import SearchPlan
-from gateway.step import StepRunner
+from gateway.step import StepResult, StepRunner
 from gateway.stubs import StageStubs
 
 log = logging.getLogger(__name__)
@@ -66,8 +67,10 @@ class Accepted:
 
 
 class SearchService:
-    def __init__(self, stubs: StageStubs, cache: ResultCache, settings: Settings) -> None:
+    def __init__(self, stubs: StageStubs, cache: ResultCache, settings: Settings,
+                 catalogue: CatalogueSync | None = None) -> None:
         self._stubs = stubs
+        self._catalogue = catalogue
         self._cache = cache
         self._settings = settings
         self._executor = ThreadPoolExecutor(max_workers=32, thread_name_prefix="legs")
@@ -171,7 +174,8 @@ class SearchService:
         extract = pipeline.gate == "extract"
         req = gate_pb2.GateRequest(query=request.query, hints=request.hints, extract=extract,
                                    strict_scope=request.strict_scope or not pipeline.relaxation,
-                                   expand_query=pipeline.expansion)
+                                   expand_query=pipeline.expansion,
+                                   catalogue_version=self._catalogue.version if self._catalogue else "")
         depth = self._settings.gate_probe_depth
         if extract and depth > 0:  # the evidence: what the query matches in the whole index
             probe, timings["probe"] = self._steps.probe(request.query, LEGS, depth, budget)
@@ -190,6 +194,8 @@ class SearchService:
             return GateOutcome(request.hints, [step], [], request.query, [])
         finally:
             timings["gate"] = (time.perf_counter() - start) * 1000
+        if self._catalogue is not None:
+            self._catalogue.note_gate_version(resp.catalogue_version)
         query = resp.expanded_query if pipeline.expansion and resp.expanded_query else request.query
         return GateOutcome(resp.scope, list(resp.ladder), list(resp.confidence), query, list(resp.topic_terms), resp)
 
@@ -212,6 +218,10 @@ class SearchService:
             response.scope_notes.extend(gate.response.notes)
             response.penalties.extend(gate.response.penalties)
         accepted = Accepted(W0, [], [])
+        # The narrowest relaxed rung that found anything: the answer instead of the unfiltered W3 when no rung
+        # finds on-topic results (an unfiltered pool with nothing on-topic is no better than a filtered one,
+        # and it leaves the asked scope). W0 is not such a rung: off-topic results are never labelled exact.
+        narrowest: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]] | None = None
         for i, step in enumerate(gate.ladder):
             flt = gate.scope if pipeline.post_filter else step.filter
             outcome = self._steps.run(gate.query, step, flt, gate.scope, pipeline, k, budget, preference)
@@ -226,6 +236,13 @@ class SearchService:
             response.relaxation_trace.add(step=step.step, filter=step.filter, admissible=len(docs),
                                           on_topic=on_topic, accepted=done, reason=reason)
             RELAXATION_STEPS.labels(pipeline.name, step_label(step.step)).inc()
+            if docs and narrowest is None and step.step != W0 and not step.lexical_only:
+                narrowest = (len(response.relaxation_trace) - 1, step, outcome, docs)
+            if done and not on_topic and step.lexical_only and narrowest is not None:
+                response.relaxation_trace[-1].accepted = False
+                at, step, outcome, docs = narrowest
+                response.relaxation_trace[at].accepted = True
+                response.relaxation_trace[at].reason += "; no rung found on-topic results: the narrowest non-empty relaxed rung answers, not W3"
             if done:
                 pairs, settled = settle_by_top(list(zip(outcome.candidates, docs)), preference, itemgetter(0))
                 response.scope_notes.extend(settled)

@@ -24,13 +24,20 @@ from chsr.relaxation import W1, W2, step_label
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceDecision
 from services.gate.ladder import LadderStep, build_ladder
+from services.gate.series import SeriesGap, with_series_rungs
 from services.gate.vocabulary import Vocabulary
 
 #: Soft fields the ladder widens at W2 rather than dropping at W1.
 WIDENED_NOT_DROPPED = ("level",)
 
 
-def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope: bool = False) -> list[LadderStep]:
+def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope: bool = False,
+                    gap: SeriesGap | None = None) -> list[LadderStep]:
+    """``gap``: what a named series lacks (``services.gate.series.find_gap``); its rungs come right after W0."""
+    return with_series_rungs(_evidence_ladder(decision, vocab, strict_scope), decision.filter, gap)
+
+
+def _evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope: bool) -> list[LadderStep]:
     flt = decision.filter
     unsatisfiable = vocab.unsatisfiable(flt)
     soft = {k: v for k, v in {**unsatisfiable, **decision.soft_fields}.items() if k not in WIDENED_NOT_DROPPED}

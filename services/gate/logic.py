@@ -26,6 +26,7 @@ from services.gate.evidence import EvidenceHit, EvidenceParams
 from services.gate.extract import Extraction, extract_scope
 from services.gate.inference import FieldReport, infer_scope
 from services.gate.ladder import LadderStep, build_ladder
+from services.gate.series import find_gap, with_series_board, with_series_rungs
 from services.gate.vocabulary import Vocabulary
 
 HINT_CONFIDENCE = 1.0
@@ -90,8 +91,11 @@ def run_gate(
     # A pure look-up ("2025 AMC 10A problem 5") has no topic to recover by widening: if the exact
     # scope is empty the honest answer is nothing, not another paper's item.
     lookup_only = extract and not topics
+    gap = find_gap(scope, (), vocab)  # a named series at a grade / year it lacks: relax within it
+    scope = with_series_board(scope, gap)
     ladder = build_ladder(scope, strict, strict_scope or lookup_only, soft_fields=soft,
                           subject_parents=vocab.subject_parents, notes=notes)
+    ladder = with_series_rungs(ladder, scope, gap)
     return GateResult(
         scope=scope, confidence=confidence, ladder=ladder, strict_keys=strict,
         expanded_query=_expand(query, extraction, vocab) if expand_query and extract else query,

@@ -56,6 +56,7 @@ def test_year_after_the_corpus_ends_is_relaxed_at_w1_when_the_query_has_a_topic(
     w0, w1 = result.ladder[0], result.ladder[1]
     assert w0.filter.year == (2025,) and result.topic_terms
     assert w1.filter.year == () and w1.filter.paper == ("AMC 10A",) and w1.filter.question_number == (5,)
+    assert "year 2025 not held for AMC 10A; nearest years held: 2024" in w1.description
 
 
 def test_unknown_paper_is_dropped_at_w1_but_the_question_number_stays(mini):

@@ -129,8 +129,22 @@ def test_off_topic_step_widens_and_labels_and_flags_the_results() -> None:
     assert list(resp.results[0].violations) == ["subject"]  # against the W0 scope it was asked for
 
 
-def test_the_last_step_is_accepted_even_without_on_topic_results() -> None:
+def test_without_on_topic_results_anywhere_the_narrowest_relaxed_rung_answers_instead_of_w3() -> None:
+    gate = FakeGate(ladder((W0, {"subject": "astronomy"}), (W1, {"subject": "chemistry"}), (W3, {})), ["volcano"])
+    resp = search(service(gate), "volcano", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, True, False] and resp.final_step == W1
+    assert "the narrowest non-empty relaxed rung answers, not W3" in resp.relaxation_trace[1].reason
+    assert resp.results and all(r.relaxation == W1 for r in resp.results)
+
+
+def test_off_topic_w0_results_are_never_the_fallback() -> None:
     gate = FakeGate(ladder((W0, {"subject": "chemistry"}), (W3, {})), ["volcano"])
+    resp = search(service(gate), "volcano", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, True] and resp.final_step == W3
+
+
+def test_the_last_step_is_accepted_when_it_is_the_only_one_with_results() -> None:
+    gate = FakeGate(ladder((W0, {"subject": "astronomy"}), (W3, {})), ["volcano"])
     resp = search(service(gate), "volcano", "E")
     assert [a.accepted for a in resp.relaxation_trace] == [False, True] and resp.final_step == W3
 

@@ -1,0 +1,189 @@
+"""Relaxing within a named series (issue 21).
+
+A query that names an assessment series — an exam board the corpus holds ("MCAS", "NY Regents",
+"AMC", "Gaokao") — at a grade or year the corpus does not hold for it asks for something that is
+absent, but the series exists at neighbouring grades or years. The honest answer is:
+
+* **W0 is empty** — the board stays in the exact scope (:func:`with_series_board`), so no other
+  board's item is ever labelled exact;
+* **the next rung relaxes the missing field within the series** (:func:`series_rungs`): the grade to
+  the nearest grades the series holds (ties: both sides; the year kept when they hold it), a year the
+  series lacks dropped with the nearest years held named — the rung keeps the board and says which
+  field moved and to what;
+* **the ladder never leaves the series** (no unfiltered W3 rung while the series holds material).
+
+Everything is measured in the corpus layer of the vocabulary (``Vocabulary.paper`` /
+``corpus_values``): which papers a board holds, at which levels, in which years.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable
+
+from chsr.levels import level_distance
+from chsr.relaxation import W1
+from chsr.scope import Scope
+from services.gate.ladder import LadderStep
+from services.gate.vocabulary import PaperInfo, Vocabulary
+
+
+@dataclass(frozen=True)
+class SeriesRung:
+    """One relaxation within the series: the filter and the text that says what moved."""
+
+    filter: Scope
+    description: str
+
+
+@dataclass(frozen=True)
+class SeriesGap:
+    """What the named series lacks for the asked scope (``field``: level | year | both)."""
+
+    boards: tuple[str, ...]
+    members: tuple[PaperInfo, ...]       # the series' papers (for the stated subject when it holds one)
+    missing: tuple[str, ...]             # "level" and/or "year"
+    asked_paper_absent: bool
+
+
+def held_boards(boards: Iterable[str], vocab: Vocabulary) -> tuple[str, ...]:
+    held = vocab.corpus_values("exam_board")
+    return tuple(b for b in dict.fromkeys(boards) if b in held)
+
+
+def series_members(boards: tuple[str, ...], subjects: tuple[str, ...], vocab: Vocabulary) -> tuple[PaperInfo, ...]:
+    """The papers of ``boards``; narrowed to ``subjects`` when the series holds one of them."""
+    infos = [vocab.paper(p) for p in sorted(vocab.corpus_values("paper"))]
+    members = [i for i in infos if i is not None and set(i.exam_board) & set(boards)]
+    narrowed = [m for m in members if set(m.subject) & set(subjects)]
+    return tuple(narrowed or members)
+
+
+def find_gap(flt: Scope, boards: Iterable[str], vocab: Vocabulary) -> SeriesGap | None:
+    """The field(s) the named series lacks for ``flt`` (None: no series named, or nothing missing)."""
+    if not vocab.has_corpus:
+        return None
+    held = held_boards([*flt.exam_board, *boards], vocab)
+    if not held:
+        return None
+    members = series_members(held, flt.subject, vocab)
+    if not members:
+        return None
+    known = [vocab.paper(p) for p in flt.paper]
+    asked_absent = bool(flt.paper) and all(i is None for i in known)
+    at_level = [m for m in members if not flt.level or set(m.level) & set(flt.level)]
+    missing: list[str] = []
+    if at_level and asked_absent:
+        return None  # an absent paper at a level the series holds is another variant: the paper rules decide
+    if not at_level:
+        missing.append("level")
+    pool = [i for i in known if i is not None] or at_level
+    if flt.year and pool and not any(y in m.years for m in pool for y in flt.year):
+        missing.append("year")
+    if not missing:
+        return None
+    return SeriesGap(held, members, tuple(missing), asked_absent)
+
+
+def with_series_board(flt: Scope, gap: SeriesGap | None) -> Scope:
+    """The exact scope of a query naming a series: the board filters (W0 is then honestly empty)."""
+    if gap is None or set(gap.boards) <= set(flt.exam_board):
+        return flt
+    return replace(flt, exam_board=tuple(dict.fromkeys([*flt.exam_board, *gap.boards])))
+
+
+def series_rungs(flt: Scope, gap: SeriesGap) -> list[SeriesRung]:
+    """The rungs that relax the missing field(s) within the series, nearest first."""
+    name = _series_name(gap)
+    base = replace(flt, exam_board=tuple(dict.fromkeys([*flt.exam_board, *gap.boards])))
+    if "level" in gap.missing:  # another paper's question number names another item
+        base = base.without("question_number")
+    papers: list[PaperInfo] = [m for m in gap.members if not flt.level or set(m.level) & set(flt.level)]
+    moved: list[str] = []
+    if "level" in gap.missing:
+        papers, levels = _nearest_level(gap.members, flt.level)
+        if not papers:
+            return []
+        base = replace(base, paper=tuple(p.name for p in papers), level=levels)
+        grades = ", ".join(_level_text(lv) for lv in levels)
+        moved.append(f"{_levels_text(flt.level)} not held for {name}; nearest held: {grades} "
+                     f"({', '.join(p.name for p in papers)})")
+    elif flt.paper:
+        papers = [m for m in gap.members if m.name in flt.paper]
+    if not flt.year:
+        return [SeriesRung(base, "W1 relax within the series: " + "; ".join(moved))]
+    held_years = sorted({y for p in papers for y in p.years})
+    if any(y in held_years for y in flt.year):
+        return [SeriesRung(base, "W1 relax within the series: " + "; ".join(moved + [f"year {_join(flt.year)} kept"]))]
+    nearest = _nearest_years(held_years, flt.year)
+    year_text = f"year {_join(flt.year)} not held for {', '.join(p.name for p in papers) if base.paper else name}"
+    # the year is dropped, not moved to the nearest held years: an item asked for by its topic is as likely in
+    # any year of the series (dev and generated relaxation cases), so the nearest years are named, not imposed
+    return [SeriesRung(replace(base, year=()), "W1 relax within the series: " + "; ".join(
+        moved + [f"{year_text}; nearest years held: {_join(nearest)}; year dropped"]))]
+
+
+def _nearest_level(members: tuple[PaperInfo, ...], levels: tuple[str, ...]) -> tuple[list[PaperInfo], tuple[str, ...]]:
+    scored: list[tuple[int, PaperInfo, str]] = []
+    for m in members:
+        for lv in m.level:
+            d = min((level_distance(lv, t) for t in levels if level_distance(lv, t) is not None), default=None)
+            if d is not None:
+                scored.append((d, m, lv))
+    if not scored:
+        return [], ()
+    best = min(d for d, _, _ in scored)
+    papers = list({m.name: m for d, m, _ in scored if d == best}.values())
+    held = tuple(dict.fromkeys(lv for d, _, lv in sorted(scored, key=lambda t: _grade_order(t[2])) if d == best))
+    return papers, held
+
+
+def _nearest_years(held: list[int], asked: tuple[int, ...]) -> tuple[int, ...]:
+    """The nearest held year below and above each asked year."""
+    out: set[int] = set()
+    for y in asked:
+        below = [h for h in held if h < y]
+        above = [h for h in held if h > y]
+        out.update(([max(below)] if below else []) + ([min(above)] if above else []))
+    return tuple(sorted(out))
+
+
+def _series_name(gap: SeriesGap) -> str:
+    subjects = sorted({s for m in gap.members for s in m.subject})
+    return f"{', '.join(gap.boards)} {'/'.join(subjects)}".strip()
+
+
+def _grade_order(level: str) -> tuple[int, str]:
+    tail = level.removeprefix("grade_")
+    return (int(tail), level) if tail.isdigit() else (99, level)
+
+
+def _level_text(level: str) -> str:
+    return f"grade {level.removeprefix('grade_')}" if level.startswith("grade_") else level
+
+
+def _levels_text(levels: tuple[str, ...]) -> str:
+    return "|".join(_level_text(lv) for lv in levels)
+
+
+def _year_span(years: list[int]) -> str:
+    return f"{years[0]}-{years[-1]}" if years else "none"
+
+
+def _join(values: Iterable[object]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def with_series_rungs(steps: list[LadderStep], flt: Scope, gap: SeriesGap | None) -> list[LadderStep]:
+    """``steps`` with the series rungs right after W0 and no unfiltered rung (the answer stays in the series)."""
+    if gap is None or len(steps) < 2:
+        return steps
+    rungs = [LadderStep(W1, r.filter, r.description) for r in series_rungs(flt, gap)]
+    if not rungs:
+        return steps
+    out = [steps[0]]
+    for step in [*rungs, *steps[1:]]:
+        if step.lexical_only or any(s.filter == step.filter for s in out):
+            continue
+        out.append(step)
+    return out

@@ -1,0 +1,74 @@
+"""Relaxing within a named series (issue 21): the field the series lacks moves to its nearest held values."""
+
+from __future__ import annotations
+
+import pytest
+
+from chsr.scope import Scope
+from services.gate.logic import run_gate
+from services.gate.series import find_gap, series_rungs, with_series_board
+
+pytestmark = pytest.mark.unit
+
+NYSED = "NYSED (New York State Education Department)"
+
+
+def test_an_absent_grade_relaxes_to_the_nearest_grades_the_series_holds_both_sides(mini):
+    flt = Scope.from_dict({"subject": "science", "level": "grade_6", "paper": "NYSED Regents Grade 6 Science",
+                           "exam_board": NYSED, "content_type": "exam_question", "question_number": 3})
+    gap = find_gap(flt, (), mini)
+    assert gap is not None and gap.missing == ("level",) and gap.asked_paper_absent
+    (rung,) = series_rungs(flt, gap)
+    assert rung.filter.level == ("grade_4", "grade_8")
+    assert set(rung.filter.paper) == {"NYSED Regents Grade 4 Science", "NYSED Regents Grade 8 Science"}
+    assert rung.filter.exam_board == (NYSED,) and rung.filter.question_number == ()  # another paper's number
+    assert "grade 6 not held" in rung.description and "nearest held: grade 4, grade 8" in rung.description
+
+
+def test_the_year_is_kept_when_the_nearest_grades_hold_it_and_dropped_with_the_nearest_named_when_not(mini):
+    held = Scope.from_dict({"subject": "science", "level": "grade_6", "year": 2010, "exam_board": NYSED,
+                            "paper": "NYSED Regents Grade 6 Science"})
+    (rung,) = series_rungs(held, find_gap(held, (), mini))
+    assert rung.filter.year == (2010,) and "year 2010 kept" in rung.description
+    absent = Scope.from_dict({"subject": "science", "level": "grade_8", "year": 2013, "exam_board": NYSED,
+                              "paper": "NYSED Regents Grade 8 Science"})
+    gap = find_gap(absent, (), mini)
+    assert gap is not None and gap.missing == ("year",)
+    (dropped,) = series_rungs(absent, gap)
+    assert dropped.filter.year == () and dropped.filter.paper == ("NYSED Regents Grade 8 Science",)
+    assert "year 2013 not held for NYSED Regents Grade 8 Science; nearest years held: 2011, 2015" in dropped.description
+
+
+def test_a_stated_board_stays_in_the_exact_scope_when_its_series_lacks_the_grade(mini):
+    flt = Scope.from_dict({"subject": "mathematics", "level": "grade_9"})
+    gap = find_gap(flt, ("MAA AMC",), mini)
+    assert gap is not None
+    assert with_series_board(flt, gap).exam_board == ("MAA AMC",)   # W0: honestly empty
+    (rung,) = series_rungs(flt, gap)
+    assert rung.filter.level == ("grade_8", "grade_10") and rung.filter.exam_board == ("MAA AMC",)
+
+
+def test_nothing_changes_when_the_series_holds_the_scope_or_no_series_is_named(mini):
+    assert find_gap(Scope.from_dict({"subject": "science", "level": "grade_8", "exam_board": NYSED}), (), mini) is None
+    assert find_gap(Scope.from_dict({"subject": "science", "level": "grade_6"}), (), mini) is None
+    assert find_gap(Scope.from_dict({"level": "grade_6", "exam_board": "Nowhere Board"}), (), mini) is None
+
+
+def test_through_the_gate_the_series_rung_follows_w0_and_the_ladder_never_leaves_the_series(mini):
+    result = run_gate("New York grade 6 science test 2010 question about friction and heat", vocab=mini)
+    w0, first = result.ladder[0], result.ladder[1]
+    assert w0.filter.exam_board == (NYSED,) and w0.filter.level == ("grade_6",)
+    assert first.label == "W1" and first.filter.level == ("grade_4", "grade_8") and first.filter.year == (2010,)
+    assert all(NYSED in step.filter.exam_board for step in result.ladder)
+    assert not any(step.lexical_only for step in result.ladder)
+
+
+def test_a_series_number_the_board_never_sat_is_named_and_relaxed_to_its_neighbours(mini):
+    result = run_gate("AMC 9 problem about the area of a rectangle", vocab=mini)
+    assert result.scope.paper == ("AMC 9",) and result.ladder[0].filter.exam_board == ("MAA AMC",)
+    assert set(result.ladder[1].filter.paper) == {"AMC 8", "AMC 10A", "AMC 10B"}
+
+
+def test_a_pure_look_up_of_an_absent_paper_still_abstains(mini):
+    result = run_gate("AMC 9 2019 problem 7", vocab=mini)
+    assert [s.label for s in result.ladder] == ["W0"]
