@@ -156,6 +156,8 @@ class Settings(BaseSettings):
     dense_passages: PassageMode = PassageMode.OFF
     vocabulary_path: str = ""       # empty: the gate's bundled vocabulary only
     gate_probe_depth: int = 20      # evidence probe: each leg's unfiltered top N for the gate (0 = text only)
+    catalogue_poll_s: float = 2.0   # gateway: how often it checks the index for writes to send the gate's
+                                    # catalogue (gateway/catalogue_sync.py); 0 = off (start-up vocabulary only)
     cross_encoder_path: str = ""
     cross_encoder_runtime: ModelRuntime = ModelRuntime.TORCH  # onnx-int8: exported once into cache_dir/onnx-ce/
     cross_encoder_max_length: int = 256   # tokens per (query, document) pair at inference

@@ -35,7 +35,7 @@ from chsr.metrics import GRPC_HANDLED, GRPC_HANDLING, INFLIGHT
 
 log = logging.getLogger(__name__)
 
-#: Every RPC that changes an index. A test checks that each Upsert/Delete*/Ingest* RPC of
+#: Every RPC that changes an index (or the gate's catalogue of it). A test checks that each Upsert/Delete*/Ingest* RPC of
 #: every service in protos/ is listed.
 WRITE_METHODS: frozenset[str] = frozenset({
     "/chsr.v1.GatewayService/Ingest",
@@ -45,6 +45,7 @@ WRITE_METHODS: frozenset[str] = frozenset({
     "/chsr.v1.GatewayService/DeleteSource",
     "/chsr.v1.RetrieverService/Upsert",
     "/chsr.v1.RetrieverService/DeleteDocuments",
+    "/chsr.v1.GateService/UpdateCatalogue",
 })
 _UNGUARDED_PREFIXES = ("/grpc.health", "/grpc.reflection")
 

@@ -12,6 +12,7 @@ from chsr.health_probe import grpc_health_check, start_probe
 from chsr.server import run_service
 from chsr.v1 import gateway_pb2, gateway_pb2_grpc
 from gateway.cache.base import ResultCache
+from gateway.catalogue_sync import CatalogueSync
 from gateway.servicer import GatewayServicer
 from gateway.stubs import StageStubs
 
@@ -32,7 +33,11 @@ def start_stage_probes(settings: Settings) -> None:
 
 
 def build(settings: Settings):  # type: ignore[no-untyped-def]
-    servicer = GatewayServicer(StageStubs.grpc(settings), build_cache(settings), settings)
+    stubs = StageStubs.grpc(settings)
+    catalogue = None
+    if settings.catalogue_poll_s > 0 and settings.retrieval_servers:
+        catalogue = CatalogueSync(stubs, settings.retrieval_servers[0], settings.catalogue_poll_s).start()
+    servicer = GatewayServicer(stubs, build_cache(settings), settings, catalogue)
     start_stage_probes(settings)
 
     def register(server: grpc.Server) -> list[str]:

@@ -20,6 +20,7 @@ from chsr.metrics import REQUESTS
 from chsr.scope import Scope
 from chsr.v1 import common_pb2, gateway_pb2, gateway_pb2_grpc, retriever_pb2
 from gateway.cache.base import CacheUnavailable, ResultCache
+from gateway.catalogue_sync import CatalogueSync
 from gateway.context import (DEFAULT_ANSWER_SENTENCES, DEFAULT_BUDGET, DEFAULT_CANDIDATES, MAX_ANSWER_SENTENCES,
                              MAX_BUDGET, extractive_answer, pack)
 from gateway.files import FileIngest, FileTotals, delete_sources
@@ -36,11 +37,13 @@ STATS_TIMEOUT_S = 10.0
 
 
 class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
-    def __init__(self, stubs: StageStubs, cache: ResultCache, settings: Settings) -> None:
+    def __init__(self, stubs: StageStubs, cache: ResultCache, settings: Settings,
+                 catalogue: CatalogueSync | None = None) -> None:
         self._stubs = stubs
         self._cache = cache
         self._settings = settings
-        self.search_service = SearchService(stubs, cache, settings)
+        self.catalogue = catalogue
+        self.search_service = SearchService(stubs, cache, settings, catalogue)
         self._executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="ingest")
 
     def _budget_s(self, context: grpc.ServicerContext) -> float:
@@ -194,6 +197,8 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
         return resp
 
     def _bump_generation(self) -> None:
+        if self.catalogue is not None:
+            self.catalogue.request_sync()
         try:
             self._cache.bump_generation()
         except CacheUnavailable:

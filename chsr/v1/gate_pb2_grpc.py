@@ -40,6 +40,11 @@ class GateServiceStub:
                 request_serializer=chsr_dot_v1_dot_gate__pb2.GateRequest.SerializeToString,
                 response_deserializer=chsr_dot_v1_dot_gate__pb2.GateResponse.FromString,
                 _registered_method=True)
+        self.UpdateCatalogue = channel.unary_unary(
+                '/chsr.v1.GateService/UpdateCatalogue',
+                request_serializer=chsr_dot_v1_dot_gate__pb2.UpdateCatalogueRequest.SerializeToString,
+                response_deserializer=chsr_dot_v1_dot_gate__pb2.UpdateCatalogueResponse.FromString,
+                _registered_method=True)
 
 
 class GateServiceServicer:
@@ -55,6 +60,15 @@ class GateServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def UpdateCatalogue(self, request, context):
+        """Replace the gate's catalogue of what the index holds (the gateway sends it after
+        every write and whenever a GateResponse shows an older version). A write RPC:
+        it needs the mesh's write credential when one is configured.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GateServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -62,6 +76,11 @@ def add_GateServiceServicer_to_server(servicer, server):
                     servicer.Gate,
                     request_deserializer=chsr_dot_v1_dot_gate__pb2.GateRequest.FromString,
                     response_serializer=chsr_dot_v1_dot_gate__pb2.GateResponse.SerializeToString,
+            ),
+            'UpdateCatalogue': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateCatalogue,
+                    request_deserializer=chsr_dot_v1_dot_gate__pb2.UpdateCatalogueRequest.FromString,
+                    response_serializer=chsr_dot_v1_dot_gate__pb2.UpdateCatalogueResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -92,6 +111,33 @@ class GateService:
             '/chsr.v1.GateService/Gate',
             chsr_dot_v1_dot_gate__pb2.GateRequest.SerializeToString,
             chsr_dot_v1_dot_gate__pb2.GateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateCatalogue(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chsr.v1.GateService/UpdateCatalogue',
+            chsr_dot_v1_dot_gate__pb2.UpdateCatalogueRequest.SerializeToString,
+            chsr_dot_v1_dot_gate__pb2.UpdateCatalogueResponse.FromString,
             options,
             channel_credentials,
             insecure,

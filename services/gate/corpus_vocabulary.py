@@ -18,7 +18,9 @@ import json
 import re
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Iterator, Mapping
+
+from chsr.catalogue import CatalogueEntry
 
 CORPUS_SCHEMA = "chsr-gate-corpus-vocabulary/1"
 VALUE_FIELDS = ("subject", "level", "year", "session", "content_type", "exam_board", "language")
@@ -38,46 +40,65 @@ def build_vocabulary_from_corpus(corpus_jsonl: str | Path) -> dict[str, Any]:
     that are not JSON objects are skipped; the count is reported under ``skipped``.
     """
     path = Path(corpus_jsonl)
+    skipped = 0
+
+    def rows() -> Iterator[tuple[Mapping[str, Any], int]]:
+        nonlocal skipped
+        with path.open(encoding="utf-8") as handle:
+            for line in handle:
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError:
+                    skipped += 1
+                    continue
+                meta = obj.get("metadata") if isinstance(obj, dict) else None
+                if not isinstance(meta, dict):
+                    skipped += 1
+                    continue
+                yield meta, 1
+
+    out = build_vocabulary_from_rows(rows(), source=path.name)
+    out["skipped"] = skipped
+    return out
+
+
+def build_vocabulary_from_catalogue(entries: Iterable[CatalogueEntry], source: str = "catalogue") -> dict[str, Any]:
+    """The same corpus layer from the gateway's catalogue (``chsr.catalogue``): one row per cell."""
+    return build_vocabulary_from_rows(((e.metadata(), e.count) for e in entries), source=source)
+
+
+def build_vocabulary_from_rows(rows: Iterable[tuple[Mapping[str, Any], int]], source: str) -> dict[str, Any]:
+    """The corpus layer from (metadata, chunk count) rows: canonical values, papers, templates."""
     values: dict[str, set] = {name: set() for name in VALUE_FIELDS}
     papers: dict[str, dict[str, Any]] = defaultdict(_new_paper)
     subject_levels: set[tuple[str, str]] = set()
     subject_content: set[tuple[str, str, str]] = set()
     board_years: dict[str, set[int]] = defaultdict(set)
     templates: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
-    documents = skipped = 0
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError:
-                skipped += 1
-                continue
-            meta = obj.get("metadata") if isinstance(obj, dict) else None
-            if not isinstance(meta, dict):
-                skipped += 1
-                continue
-            documents += 1
-            for name in VALUE_FIELDS:
-                if meta.get(name) is not None:
-                    values[name].add(meta[name])
-            subject, level, board, year = meta.get("subject"), meta.get("level"), meta.get("exam_board"), meta.get("year")
-            if subject and level:
-                subject_levels.add((subject, level))
-                if meta.get("content_type"):
-                    subject_content.add((subject, meta["content_type"], level))
-            if board and isinstance(year, int):
-                board_years[board].add(year)
-            paper = meta.get("paper")
-            if paper:
-                _index_paper(papers[paper], meta)
-                _index_template(templates, paper, meta)
+    documents = 0
+    for meta, count in rows:
+        documents += count
+        for name in VALUE_FIELDS:
+            if meta.get(name) is not None:
+                values[name].add(meta[name])
+        subject, level, board, year = meta.get("subject"), meta.get("level"), meta.get("exam_board"), meta.get("year")
+        if subject and level:
+            subject_levels.add((subject, level))
+            if meta.get("content_type"):
+                subject_content.add((subject, meta["content_type"], level))
+        if board and isinstance(year, int):
+            board_years[board].add(year)
+        paper = meta.get("paper")
+        if paper:
+            _index_paper(papers[paper], meta)
+            _index_template(templates, paper, meta)
     return {
         "schema": CORPUS_SCHEMA,
-        "source": path.name,
+        "source": source,
         "documents": documents,
-        "skipped": skipped,
+        "skipped": 0,
         "values": {name: sorted(vals, key=str) for name, vals in values.items()},
         "papers": {name: _paper_json(info) for name, info in sorted(papers.items())},
         "subject_levels": sorted([s, l] for s, l in subject_levels),
@@ -90,7 +111,7 @@ def build_vocabulary_from_corpus(corpus_jsonl: str | Path) -> dict[str, Any]:
     }
 
 
-def _index_paper(info: dict[str, Any], meta: dict[str, Any]) -> None:
+def _index_paper(info: dict[str, Any], meta: Mapping[str, Any]) -> None:
     for name, key in (("subject", "subject"), ("level", "level"), ("exam_board", "exam_board"), ("content_type", "content_types")):
         if meta.get(name) is not None:
             info[key].add(meta[name])
@@ -99,7 +120,7 @@ def _index_paper(info: dict[str, Any], meta: dict[str, Any]) -> None:
         info["years"][str(year)].add(meta.get("session"))
 
 
-def _index_template(templates: dict[str, dict[str, dict[str, Any]]], paper: str, meta: dict[str, Any]) -> None:
+def _index_template(templates: dict[str, dict[str, dict[str, Any]]], paper: str, meta: Mapping[str, Any]) -> None:
     match = _GRADE_PAPER.match(paper)
     board, subject = meta.get("exam_board"), meta.get("subject")
     if not match or not board or not subject:

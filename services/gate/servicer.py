@@ -8,13 +8,17 @@ module. The same class is called in-process by the benchmark through
 from __future__ import annotations
 
 import logging
+import threading
+import time
 
 import grpc
 
+from chsr.catalogue import entries_from_proto
 from chsr.documents import METADATA_FIELDS
 from chsr.limits import check_query
 from chsr.scope import Scope
 from chsr.v1 import common_pb2, gate_pb2, gate_pb2_grpc
+from services.gate.corpus_vocabulary import build_vocabulary_from_catalogue
 from services.gate.evidence import EvidenceHit, EvidenceParams
 from services.gate.logic import GateResult, run_gate
 from services.gate.vocabulary import Vocabulary
@@ -29,16 +33,40 @@ class GateServicer(gate_pb2_grpc.GateServiceServicer):
         self.vocab = vocab.warm_up()
         self.max_query_chars = max_query_chars
         self.params = params if params is not None else EvidenceParams.load()
+        self.catalogue_version = ""     # "" until the gateway sends a catalogue
+        self._update_lock = threading.Lock()
         log.info("gate vocabulary loaded (corpus index: %s)", self.vocab.has_corpus)
 
     def Gate(self, request: gate_pb2.GateRequest, context: grpc.ServicerContext) -> gate_pb2.GateResponse:
         check_query(request.query, self.max_query_chars)
+        vocab, version = self.vocab, self.catalogue_version  # one consistent pair per request
         result = run_gate(
             request.query, Scope.from_proto(request.hints), extract=request.extract,
-            strict_scope=request.strict_scope, expand_query=request.expand_query, vocab=self.vocab,
+            strict_scope=request.strict_scope, expand_query=request.expand_query, vocab=vocab,
             probe=[probe_hit(h) for h in request.probe], params=self.params,
         )
-        return to_response(result)
+        response = to_response(result)
+        response.catalogue_version = version
+        return response
+
+    def UpdateCatalogue(self, request: gate_pb2.UpdateCatalogueRequest,
+                        context: grpc.ServicerContext) -> gate_pb2.UpdateCatalogueResponse:
+        """Rebuild the corpus layer from the index's catalogue; requests keep the old one until the new
+        one is compiled (one swap)."""
+        entries = entries_from_proto(request.entries)
+        documents = sum(e.count for e in entries)
+        with self._update_lock:
+            if request.version and request.version == self.catalogue_version:
+                return gate_pb2.UpdateCatalogueResponse(version=self.catalogue_version, entries=len(entries),
+                                                        documents=documents)
+            start = time.perf_counter()
+            layer = build_vocabulary_from_catalogue(entries) if entries else None
+            vocab = Vocabulary(self.vocab.data, layer).warm_up()
+            self.vocab, self.catalogue_version = vocab, request.version
+        log.info("gate catalogue updated", extra={"version": request.version, "entries": len(entries),
+                                                  "documents": documents,
+                                                  "ms": round((time.perf_counter() - start) * 1000, 1)})
+        return gate_pb2.UpdateCatalogueResponse(version=request.version, entries=len(entries), documents=documents)
 
 
 def probe_hit(msg: gate_pb2.ProbeHit) -> EvidenceHit:
