@@ -4,7 +4,8 @@
 only: ``{"_id": case_id, "text": query}``; a ``--sample`` keeps every n-th case, stratified by
 order). ``summary``: the shared scorer's ``--json`` outputs per (set, pipeline) -> one markdown
 table (nDCG@8, leakage, exact-scope success, abstention, empty) plus gate-stage latency read
-from the run files. Used by ``scripts/bench_gate_mesh.sh``.
+from the run files. ``breakdown``: per task type and slice, the sets side by side, and the gap between
+generated and validation. Used by ``scripts/bench_gate_mesh.sh``.
 """
 
 from __future__ import annotations
@@ -60,6 +61,46 @@ def summary(root: Path, sets: list[str], pipelines: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _mean(rows: list[dict], key: str) -> float | None:
+    values = [r[key] for r in rows if r.get(key) is not None]
+    return sum(values) / len(values) if values else None
+
+
+def _cell(rows: list[dict]) -> str:
+    if not rows:
+        return "-"
+    parts = [_mean(rows, key) for key in ("ndcg", "leakage", "ess")]
+    return f"{len(rows)}: " + " / ".join("-" if v is None else f"{v:.2f}" for v in parts)
+
+
+def breakdown(root: Path, sets: list[str], pipeline: str) -> str:
+    """Per task type and per slice, each set side by side: ``n: nDCG@8 / leakage / exact-scope success``; then
+    how far generated is from validation on leakage and exact-scope success (the issue 21 protocol)."""
+    per = {}
+    for name in sets:
+        scored = root / f"{name}-{pipeline}.score.json"
+        if scored.is_file():
+            per[name] = json.loads(scored.read_text())["per_case"]
+    if not per:
+        return ""
+    out = [f"### pipeline {pipeline}: n: nDCG@8 / leakage / exact-scope success", ""]
+    for group in ("task_type", "slice"):
+        values = sorted({r[group] for rows in per.values() for r in rows})
+        out += [f"| {group} | " + " | ".join(per) + " |", "|---|" + "---:|" * len(per)]
+        for value in values:
+            out.append(f"| {value} | " + " | ".join(_cell([r for r in rows if r[group] == value])
+                                                    for rows in per.values()) + " |")
+        out.append("")
+    if "generated" in per and "validation" in per:
+        gaps = []
+        for key, label in (("leakage", "leakage"), ("ess", "exact-scope success")):
+            gen, val = _mean(per["generated"], key), _mean(per["validation"], key)
+            if gen is not None and val is not None:
+                gaps.append(f"{label} generated {gen:.3f} vs validation {val:.3f} (gap {gen - val:+.3f})")
+        out += ["Generated vs validation: " + "; ".join(gaps), ""]
+    return "\n".join(out) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -72,9 +113,15 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("root", type=Path)
     s.add_argument("--sets", default="dev,generated")
     s.add_argument("--pipelines", default="B,C,E")
+    b = sub.add_parser("breakdown", help="per task type and slice, sets side by side")
+    b.add_argument("root", type=Path)
+    b.add_argument("--sets", default="dev,generated,validation")
+    b.add_argument("--pipelines", default="C,E")
     args = ap.parse_args(argv)
     if args.cmd == "queries":
         sys.stdout.write(f"{write_queries(args.cases, args.out, args.sample, args.cases_out)} queries -> {args.out}\n")
+    elif args.cmd == "breakdown":
+        sys.stdout.write("\n".join(breakdown(args.root, args.sets.split(","), p) for p in args.pipelines.split(",")))
     else:
         sys.stdout.write(summary(args.root, args.sets.split(","), args.pipelines.split(",")))
     return 0

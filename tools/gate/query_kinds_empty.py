@@ -1,5 +1,6 @@
 """Generated kinds whose strict scope is empty: relaxation (a year, level or content type the
-corpus lacks for the item asked about; labels inside ``relaxed_scope``) and abstention (a pure
+corpus lacks for the item asked about, or a named series at a grade it does not hold; labels inside
+``relaxed_scope``) and abstention (a pure
 look-up of a paper, year or item that does not exist; no labels). Conventions in ``query_kinds.py``."""
 
 from __future__ import annotations
@@ -7,12 +8,16 @@ from __future__ import annotations
 import random
 
 from chsr.levels import LEVEL_SPAN, level_distance
+from services.gate.corpus_vocabulary import _GRADE_PAPER
 from services.gate.ladder import SCIENCE_DISCIPLINES, widens_to_parent
+from services.gate.vocabulary import Vocabulary
 from tools.gate import query_forms as qf
 from tools.gate import query_text as qt
 from tools.gate.corpus_items import CorpusIndex
 from tools.gate.query_kinds import (Case, cited as _cited, cue_lang, cue_text, gold, level_known, lookup_text,
                                     make_case, relevant_for, slice_of, topic)
+
+_BOARDS = Vocabulary.load().boards
 
 
 def relax_year(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
@@ -144,3 +149,74 @@ def abstain(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
     scope.update(year=year, question_number=qn)
     return make_case(kind, query, scope, {}, slice_=slice_of(item, lang), task="adversarial", items=[],
                      empty=True, notes="item does not exist")
+
+
+def _series_grades(idx: CorpusIndex) -> dict[tuple[str, str, str], dict[int, str]]:
+    """(board, subject, paper template) -> {grade: paper} for papers named "<board> Grade N <subject>"."""
+    if not hasattr(idx, "_series_cache"):
+        series: dict[tuple[str, str, str], dict[int, str]] = {}
+        for item in idx.items:
+            paper, board = item.meta.get("paper"), item.meta.get("exam_board")
+            match = _GRADE_PAPER.match(paper or "")
+            if not match or not board or not match["n"].isdigit():
+                continue
+            template = f"{match['pre']}{{n}}{match['post']}"
+            series.setdefault((board, item.meta["subject"], template), {})[int(match["n"])] = paper
+        idx._series_cache = series  # type: ignore[attr-defined]
+    return idx._series_cache  # type: ignore[attr-defined]
+
+
+def relax_series(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
+    """A named series ("MCAS", "New York State ... test") at a grade it does not hold, about an item of the series
+    at one of the nearest grades it holds (ties: both sides). Gold: the absent paper (W0 empty); relaxed: the
+    series' papers at the nearest grades, the year kept when they hold it (issue 21, failure class 1)."""
+    item = idx.pick(rng, lambda i: _GRADE_PAPER.match(i.meta.get("paper") or "") is not None and i.lang == "en")
+    if item is None:
+        return None
+    m = item.meta
+    match = _GRADE_PAPER.match(m["paper"])
+    if match is None or not match["n"].isdigit():
+        return None
+    key = (m["exam_board"], m["subject"], f"{match['pre']}{{n}}{match['post']}")
+    held = _series_grades(idx).get(key, {})
+    own = int(match["n"])
+    options = []
+    for asked in range(max(1, own - 3), min(12, own + 3) + 1):
+        if asked in held:
+            continue
+        best = min(abs(asked - g) for g in held)
+        if abs(asked - own) == best:
+            options.append(asked)
+    names = _board_names(m["exam_board"])
+    if not options or not names:
+        return None
+    asked = rng.choice(options)
+    best = min(abs(asked - g) for g in held)
+    nearest = sorted(g for g in held if abs(asked - g) == best)
+    papers = [held[g] for g in nearest]
+    with_year = rng.random() < 0.5
+    year = m["year"] if with_year and all(m["year"] in idx.paper_years.get(p, set()) for p in papers) else None
+    level = f"grade_{asked}"
+    board = rng.choice(names)
+    subj = rng.choice(qf.SUBJECTS["en"][m["subject"]])
+    grade = qf.level_phrase(level, "en", rng)
+    test = rng.choice(["test", "exam", "assessment", "question", "paper"])
+    head = rng.choice([f"{board} {grade} {subj} {test}", f"{grade} {board} {subj} {test}", f"{board} {subj} {grade}"])
+    head = f"{head} {year}" if year and rng.random() < 0.5 else (f"{year} {head}" if year else head)
+    query = f"{head}{rng.choice([': ', ' - ', ' about ', ' '])}{topic(item, rng)}"
+    scope = gold(item, level=True)
+    scope.update(level=level, paper=key[2].format(n=asked), year=year)
+    relaxed = dict(scope, level=[f"grade_{g}" for g in nearest] if len(nearest) > 1 else f"grade_{nearest[0]}",
+                   paper=papers if len(papers) > 1 else papers[0])
+    return make_case(kind, query, scope, relevant_for(idx, [item.id], relaxed), slice_=slice_of(item, "en"),
+                     task="relaxation", items=[item.id], empty=True, relaxed=relaxed,
+                     notes=f"{key[2].format(n=asked)} is not in the corpus; nearest grades held: {nearest}")
+
+
+def _board_names(board: str) -> list[str]:
+    """How a student names ``board``: its names and weak names in the gate's vocabulary (``=X``: written as is)."""
+    for entry in _BOARDS:
+        if entry["exam_board"] == board:
+            names = [*entry.get("names", []), *entry.get("weak_names", [])]
+            return [n[1:] if n.startswith("=") else n.upper() if len(n) <= 5 else n.title() for n in names]
+    return []

@@ -153,3 +153,19 @@ def test_an_abstention_asks_for_an_item_that_no_paper_of_that_name_holds(generat
     for case in look_ups:
         s = case["scope"]
         assert (str(s["paper"]).replace("新课标", "全国"), s["year"], s["question_number"]) not in held, case["case_id"]
+
+
+@pytest.mark.data
+def test_a_series_relaxation_names_an_absent_grade_and_relaxes_to_the_nearest_grades_the_series_holds(generated):
+    idx, cases = generated
+    papers = {idx.meta(d).get("paper") for d in idx.docs}
+    for case in _of_kind(cases, "relax_series"):
+        scope, relaxed = case["scope"], case["relaxed_scope"]
+        assert scope["paper"] not in papers and case["expect_empty_scope"], case["case_id"]
+        held = relaxed["paper"] if isinstance(relaxed["paper"], list) else [relaxed["paper"]]
+        assert set(held) <= papers and case["relevant"], case["case_id"]
+        asked = int(scope["level"].removeprefix("grade_"))
+        grades = [int(p.split("Grade ")[1].split()[0]) for p in held]
+        assert len({abs(asked - g) for g in grades}) == 1, case["case_id"]   # ties only: both sides
+        if scope["year"]:
+            assert all(scope["year"] in idx.paper_years[p] for p in held), case["case_id"]
