@@ -24,6 +24,7 @@ from chsr.relaxation import W1, W2, step_label
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceDecision
 from services.gate.ladder import LadderStep, build_ladder
+from services.gate.nearest import with_nearest_level
 from services.gate.series import SeriesGap, with_series_rungs
 from services.gate.vocabulary import Vocabulary
 
@@ -34,7 +35,8 @@ WIDENED_NOT_DROPPED = ("level",)
 def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope: bool = False,
                     gap: SeriesGap | None = None) -> list[LadderStep]:
     """``gap``: what a named series lacks (``services.gate.series.find_gap``); its rungs come right after W0."""
-    return with_series_rungs(_evidence_ladder(decision, vocab, strict_scope), decision.filter, gap)
+    steps = with_nearest_level(_evidence_ladder(decision, vocab, strict_scope), vocab)
+    return with_series_rungs(steps, decision.filter, gap)
 
 
 def _evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope: bool) -> list[LadderStep]:

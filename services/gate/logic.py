@@ -26,6 +26,7 @@ from services.gate.evidence import EvidenceHit, EvidenceParams
 from services.gate.extract import Extraction, extract_scope
 from services.gate.inference import FieldReport, infer_scope
 from services.gate.ladder import LadderStep, build_ladder
+from services.gate.nearest import with_nearest_level
 from services.gate.series import find_gap, with_series_board, with_series_rungs
 from services.gate.vocabulary import Vocabulary
 
@@ -85,7 +86,8 @@ def run_gate(
     soft = {k: v for k, v in extraction.soft_fields.items() if k not in hinted}
     unsatisfiable = vocab.unsatisfiable(scope)
     for name, reason in unsatisfiable.items():
-        soft.setdefault(name, reason)
+        if name != "level":  # a level the corpus lacks moves to the nearest level held (W2), it is not dropped
+            soft.setdefault(name, reason)
     notes = [unsatisfiable[k] for k in sorted(unsatisfiable)]
     topics = _topic_terms(extraction, vocab) if extract else _topic_terms(_no_extraction(query), vocab)
     # A pure look-up ("2025 AMC 10A problem 5") has no topic to recover by widening: if the exact
@@ -95,7 +97,7 @@ def run_gate(
     scope = with_series_board(scope, gap)
     ladder = build_ladder(scope, strict, strict_scope or lookup_only, soft_fields=soft,
                           subject_parents=vocab.subject_parents, notes=notes)
-    ladder = with_series_rungs(ladder, scope, gap)
+    ladder = with_series_rungs(with_nearest_level(ladder, vocab), scope, gap)
     return GateResult(
         scope=scope, confidence=confidence, ladder=ladder, strict_keys=strict,
         expanded_query=_expand(query, extraction, vocab) if expand_query and extract else query,

@@ -251,6 +251,12 @@ class Vocabulary:
         return any((subject, content_type, lv) in triples for lv in levels) if levels else (subject, content_type) in {
             (s, c) for s, c, _ in triples}
 
+    def held_levels(self, subjects: tuple[str, ...], content_types: tuple[str, ...] = ()) -> set[str]:
+        """The levels the corpus holds material at for any of ``subjects`` (of any of ``content_types``)."""
+        if content_types:
+            return {lv for s, c, lv in self._subject_content if s in subjects and c in content_types}
+        return {lv for s, lv in self._subject_levels if s in subjects}
+
     @cached_property
     def _subject_content(self) -> set[tuple[str, str, str]]:
         return {tuple(t) for t in self.corpus.get("subject_content_levels", [])}  # type: ignore[misc]
