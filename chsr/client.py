@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import time
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterable, Iterator, Mapping, NoReturn
 
 import grpc
 import grpc.aio
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from chsr.channels import channel_options
 from chsr.config import Settings, get_settings
@@ -224,6 +226,21 @@ class GatewayClient:
 
     def __enter__(self) -> "GatewayClient":
         return self
+
+    def wait_ready(self, timeout: float = 120.0) -> bool:
+        """Wait until the gateway's health is SERVING (it is not until every stage answers); False after
+        ``timeout`` seconds. Writes sent earlier wait on the gateway or fail UNAVAILABLE, never half-done."""
+        stub = health_pb2_grpc.HealthStub(self._channel)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if stub.Check(health_pb2.HealthCheckRequest(), timeout=2).status == health_pb2.HealthCheckResponse.SERVING:
+                    return True
+            except grpc.RpcError:
+                pass
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.25)
 
     def __exit__(self, *exc: object) -> None:
         self.close()

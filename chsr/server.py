@@ -9,6 +9,7 @@ import logging
 import signal
 import sys
 import threading
+import time
 from concurrent import futures
 from dataclasses import dataclass
 from typing import Callable
@@ -21,6 +22,7 @@ from pydantic import ValidationError
 
 from chsr.config import Settings, load_settings
 from chsr.errors import FailedPrecondition
+from chsr.extras import install_hint
 from chsr.interceptors import MeshInterceptor, WriteCredentials
 from chsr.logging_setup import configure_logging
 from chsr.tls import server_credentials
@@ -30,6 +32,7 @@ log = logging.getLogger(__name__)
 #: Adds servicers to a server and returns the full names of the services it added.
 Registrar = Callable[[grpc.Server], list[str]]
 DRAIN_GRACE_S = 5.0
+READY_POLL_S = 0.5
 
 
 @dataclass
@@ -56,8 +59,10 @@ def start_server(
     port: int | None = None,
     metrics_port: int | None = None,
     max_workers: int = 16,
+    ready: Callable[[], bool] | None = None,
 ) -> RunningServer:
-    """Build and start a server with the mesh interceptor, health and reflection."""
+    """Build and start a server with the mesh interceptor, health and reflection. With ``ready`` the
+    health stays NOT_SERVING until ``ready()`` is true (polled; e.g. the gateway waits for its stages)."""
     options = [
         ("grpc.max_receive_message_length", settings.max_message_bytes),
         ("grpc.max_send_message_length", settings.max_message_bytes),
@@ -78,13 +83,34 @@ def start_server(
     creds = server_credentials(settings)
     bound = server.add_secure_port(address, creds) if creds else server.add_insecure_port(address)
     server.start()
-    for name in names + [""]:
-        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    if ready is None:
+        _set_health(health_servicer, names, health_pb2.HealthCheckResponse.SERVING)
+    else:
+        _set_health(health_servicer, names, health_pb2.HealthCheckResponse.NOT_SERVING)
+        threading.Thread(target=_serve_when_ready, args=(health_servicer, names, ready), name=f"{service}-ready",
+                         daemon=True).start()
     m_port = settings.metrics_port_for(service) if metrics_port is None else metrics_port
     if m_port:
         start_http_server(m_port, addr=settings.host)
     log.info("server started", extra={"grpc_port": bound, "metrics_port": m_port, "tls": bool(creds)})
     return RunningServer(server=server, health=health_servicer, port=bound, service_names=names)
+
+
+def _set_health(servicer: health.HealthServicer, names: list[str], status: int) -> None:
+    for name in names + [""]:
+        servicer.set(name, status)
+
+
+def _serve_when_ready(servicer: health.HealthServicer, names: list[str], ready: Callable[[], bool]) -> None:
+    while True:
+        try:
+            if ready():
+                break
+        except Exception:  # not ready yet
+            log.debug("readiness check failed", exc_info=True)
+        time.sleep(READY_POLL_S)
+    _set_health(servicer, names, health_pb2.HealthCheckResponse.SERVING)
+    log.info("ready: serving")
 
 
 def serve_forever(running: RunningServer, on_stop: Callable[[], None] | None = None) -> None:
@@ -111,9 +137,10 @@ def describe_settings_error(exc: ValidationError) -> str:
                      for name, (messages, value) in by_field.items())
 
 
-def run_service(name: str, build: Callable[[Settings], tuple[Registrar, Callable[[], None] | None]]) -> None:
+def run_service(name: str, build: Callable[[Settings], tuple]) -> None:
     """A service process's ``main``: settings (a bad value exits 2 naming it), logging, serve, drain.
-    ``build`` returns (register servicers on a server, on_stop)."""
+    ``build`` returns (register servicers on a server, on_stop) or (register, on_stop, ready): with
+    ``ready`` the server's health is NOT_SERVING until ``ready()`` is true."""
     try:
         settings = load_settings()
     except ValidationError as exc:
@@ -121,10 +148,15 @@ def run_service(name: str, build: Callable[[Settings], tuple[Registrar, Callable
         raise SystemExit(2) from None
     configure_logging(settings.log_level, settings.log_format, service=name)
     try:
-        register, on_stop = build(settings)
+        built = build(settings)
     except FailedPrecondition as exc:  # e.g. a replication factor above the cluster's node count
         sys.stderr.write(f"{name}: cannot start: {exc}\n")
         raise SystemExit(3) from None
-    running = start_server(name, register, settings)
+    except ModuleNotFoundError as exc:  # a server started without its extra installed
+        sys.stderr.write(f"{name}: cannot start: {install_hint(exc, f'the {name} server', name)}\n")
+        raise SystemExit(3) from None
+    register, on_stop = built[0], built[1]
+    ready = built[2] if len(built) > 2 else None  # type: ignore[misc]
+    running = start_server(name, register, settings, ready=ready)
     logging.getLogger(name).info("serving", extra={"port": running.port, "backend": settings.backend})
     serve_forever(running, on_stop)

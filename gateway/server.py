@@ -1,8 +1,9 @@
-"""gRPC wiring for the gateway: the servicer, its result cache and the stage health probes."""
+"""gRPC wiring for the gateway: the servicer, its result cache, the stage health probes and its readiness."""
 
 from __future__ import annotations
 
 import logging
+from typing import Callable
 
 import grpc
 
@@ -13,6 +14,7 @@ from chsr.server import run_service
 from chsr.v1 import gateway_pb2, gateway_pb2_grpc
 from gateway.cache.base import ResultCache
 from gateway.catalogue_sync import CatalogueSync
+from gateway.readiness import StageReadiness
 from gateway.servicer import GatewayServicer
 from gateway.stubs import StageStubs
 
@@ -27,24 +29,33 @@ def build_cache(settings: Settings) -> ResultCache:
     return MemoryCache(settings.cache_max_entries)
 
 
-def start_stage_probes(settings: Settings) -> None:
-    for stage in ("gate", *settings.retrieval_servers, "fusion", "rerank", "ingest"):
-        start_probe(stage, grpc_health_check(get_channel(settings.stage_addr(stage), settings)))
+def stage_checks(settings: Settings) -> dict[str, Callable[[], bool]]:
+    """A gRPC health check per stage the gateway calls."""
+    return {stage: grpc_health_check(get_channel(settings.stage_addr(stage), settings))
+            for stage in ("gate", *settings.retrieval_servers, "fusion", "rerank", "ingest")}
+
+
+def start_stage_probes(checks: dict[str, Callable[[], bool]]) -> None:
+    for stage, check in checks.items():
+        start_probe(stage, check)
 
 
 def build(settings: Settings):  # type: ignore[no-untyped-def]
     stubs = StageStubs.grpc(settings)
+    checks = stage_checks(settings)
+    readiness = StageReadiness(checks)
     catalogue = None
     if settings.catalogue_poll_s > 0 and settings.retrieval_servers:
         catalogue = CatalogueSync(stubs, settings.retrieval_servers[0], settings.catalogue_poll_s).start()
-    servicer = GatewayServicer(stubs, build_cache(settings), settings, catalogue)
-    start_stage_probes(settings)
+    servicer = GatewayServicer(stubs, build_cache(settings), settings, catalogue, readiness)
+    start_stage_probes(checks)
 
     def register(server: grpc.Server) -> list[str]:
         gateway_pb2_grpc.add_GatewayServiceServicer_to_server(servicer, server)
         return [gateway_pb2.DESCRIPTOR.services_by_name["GatewayService"].full_name]
 
-    return register, None
+    # health NOT_SERVING until every stage answers (chsr up, chsr ingest and k8s readiness see the same)
+    return register, None, readiness.ready
 
 
 def main() -> None:

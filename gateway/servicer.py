@@ -26,6 +26,7 @@ from gateway.context import (DEFAULT_ANSWER_SENTENCES, DEFAULT_BUDGET, DEFAULT_C
 from gateway.files import FileIngest, FileTotals, delete_sources
 from gateway.ingest import IngestTotals, upsert_batch
 from gateway.pipelines import PIPELINES
+from gateway.readiness import ALWAYS_READY, StageReadiness
 from gateway.request import plan_search
 from gateway.search import SearchService
 from gateway.stubs import StageStubs
@@ -38,8 +39,9 @@ STATS_TIMEOUT_S = 10.0
 
 class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
     def __init__(self, stubs: StageStubs, cache: ResultCache, settings: Settings,
-                 catalogue: CatalogueSync | None = None) -> None:
+                 catalogue: CatalogueSync | None = None, readiness: StageReadiness = ALWAYS_READY) -> None:
         self._stubs = stubs
+        self._readiness = readiness
         self._cache = cache
         self._settings = settings
         self.catalogue = catalogue
@@ -84,6 +86,7 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
                 context: grpc.ServicerContext, totals: IngestTotals) -> Iterator[int]:
         """Store each batch in every backend; yields the number of batches stored so far."""
         stored = 0
+        self._readiness.require(context, "ingest")
         try:
             for batch in batches:
                 if not batch.documents:
@@ -108,6 +111,7 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
     def Delete(self, request: gateway_pb2.DeleteRequest, context: grpc.ServicerContext) -> gateway_pb2.DeleteResponse:
         if not request.doc_ids:
             raise InvalidArgument("doc_ids", "must not be empty")
+        self._readiness.require(context, "delete")
         deleted = 0
         forward = retriever_pb2.DeleteDocumentsRequest(doc_ids=request.doc_ids)
         try:
@@ -143,6 +147,7 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
 
     def IngestFiles(self, request_iterator: Iterator[gateway_pb2.IngestFilesRequest],
                     context: grpc.ServicerContext) -> Iterator[gateway_pb2.IngestFilesResponse]:
+        self._readiness.require(context, "ingest files")
         totals = FileTotals()
         flow = FileIngest(self._stubs, self._executor, self._settings.max_message_bytes, self._bump_generation)
         yield from flow.run(request_iterator, context, totals)
@@ -152,6 +157,7 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
 
     def DeleteSource(self, request: gateway_pb2.DeleteSourceRequest,
                      context: grpc.ServicerContext) -> gateway_pb2.DeleteSourceResponse:
+        self._readiness.require(context, "delete source")
         try:
             done = delete_sources(self._stubs, self._executor, list(request.sources), context)
         finally:

@@ -91,9 +91,18 @@ def _fail(message: str, code: int = 2) -> int:
     return code
 
 
+READY_WAIT_S = 300.0
+
+
 def cmd_ingest(args: argparse.Namespace) -> int:
     corpora = [Path(p) for p in args.paths if p.lower().endswith(".jsonl")]
     others = [p for p in args.paths if not p.lower().endswith(".jsonl")]
+    with GatewayClient(args.gateway) as client:  # a mesh still starting: wait until every stage answers
+        if not client.wait_ready(timeout=2.0):
+            sys.stderr.write(f"waiting for the mesh at {client.address} to be ready ...\n")
+            if not client.wait_ready(timeout=READY_WAIT_S):
+                return _fail(f"the mesh at {client.address} is not ready after {READY_WAIT_S:.0f}s "
+                             "(is `chsr up` running?); nothing was sent")
     code = 0
     for corpus in corpora:
         code = max(code, _ingest_corpus(args, corpus))
