@@ -137,10 +137,10 @@ def describe_settings_error(exc: ValidationError) -> str:
                      for name, (messages, value) in by_field.items())
 
 
-def run_service(name: str, build: Callable[[Settings], tuple]) -> None:
+def run_service(name: str, build: Callable[[Settings], tuple[Registrar, Callable[[], None] | None]]) -> None:
     """A service process's ``main``: settings (a bad value exits 2 naming it), logging, serve, drain.
-    ``build`` returns (register servicers on a server, on_stop) or (register, on_stop, ready): with
-    ``ready`` the server's health is NOT_SERVING until ``ready()`` is true."""
+    ``build`` returns (register servicers on a server, on_stop); a ``register`` with a ``ready`` attribute
+    (a callable) keeps the server's health NOT_SERVING until ``ready()`` is true (the gateway's stages)."""
     try:
         settings = load_settings()
     except ValidationError as exc:
@@ -148,15 +148,13 @@ def run_service(name: str, build: Callable[[Settings], tuple]) -> None:
         raise SystemExit(2) from None
     configure_logging(settings.log_level, settings.log_format, service=name)
     try:
-        built = build(settings)
+        register, on_stop = build(settings)
     except FailedPrecondition as exc:  # e.g. a replication factor above the cluster's node count
         sys.stderr.write(f"{name}: cannot start: {exc}\n")
         raise SystemExit(3) from None
     except ModuleNotFoundError as exc:  # a server started without its extra installed
         sys.stderr.write(f"{name}: cannot start: {install_hint(exc, f'the {name} server', name)}\n")
         raise SystemExit(3) from None
-    register, on_stop = built[0], built[1]
-    ready = built[2] if len(built) > 2 else None  # type: ignore[misc]
-    running = start_server(name, register, settings, ready=ready)
+    running = start_server(name, register, settings, ready=getattr(register, "ready", None))
     logging.getLogger(name).info("serving", extra={"port": running.port, "backend": settings.backend})
     serve_forever(running, on_stop)

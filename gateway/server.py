@@ -55,7 +55,8 @@ def build(settings: Settings):  # type: ignore[no-untyped-def]
         return [gateway_pb2.DESCRIPTOR.services_by_name["GatewayService"].full_name]
 
     # health NOT_SERVING until every stage answers (chsr up, chsr ingest and k8s readiness see the same)
-    return register, None, readiness.ready
+    register.ready = readiness.ready  # type: ignore[attr-defined]
+    return register, (catalogue.stop if catalogue is not None else None)
 
 
 def main() -> None:

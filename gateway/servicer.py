@@ -86,11 +86,11 @@ class GatewayServicer(gateway_pb2_grpc.GatewayServiceServicer):
                 context: grpc.ServicerContext, totals: IngestTotals) -> Iterator[int]:
         """Store each batch in every backend; yields the number of batches stored so far."""
         stored = 0
-        self._readiness.require(context, "ingest")
         try:
             for batch in batches:
                 if not batch.documents:
                     continue
+                self._readiness.require(context, "ingest")  # before the first write (an empty stream writes nothing)
                 try:
                     validate_batch(batch.documents)
                 except InvalidArgument as exc:

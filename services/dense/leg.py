@@ -28,12 +28,18 @@ class DenseLeg:
     models: tuple[str, ...] = ("minilm",)
 
     def __init__(self, backend: DenseBackend, encoder: Encoder, *, microbatch: bool = True,
-                 query_cache_size: int = 0, encode_queries: EncodeQueries | None = None) -> None:
+                 query_cache_size: int = 0, encode_queries: EncodeQueries | None = None,
+                 query_encoder_name: str = "torch") -> None:
         self.backend = backend
+        self.query_encoder_name = query_encoder_name
         self.encoder = encoder
         self.encode_queries: EncodeQueries = encode_queries or encoder.encode_queries
         self.batcher = MicroBatcher(self.encode_queries) if microbatch else None
         self.query_cache = QueryVectorCache(query_cache_size)
+
+    def details(self) -> dict[str, str]:
+        """What ``Stats`` reports about the leg itself (the backend reports its storage)."""
+        return {"query_encoder": self.query_encoder_name}
 
     def encode_query(self, query: str) -> np.ndarray:
         cached = self.query_cache.get(query)

@@ -56,7 +56,18 @@ def build_leg(settings: Settings) -> DenseLeg:
         backend = EmbeddedDenseBackend(settings.data_dir, encoder.dim, index=settings.dense_index,
                                        passages=settings.dense_passages)
     return DenseLeg(backend, encoder, microbatch=settings.query_microbatch,
-                    query_cache_size=settings.query_vector_cache, encode_queries=encode_queries)
+                    query_cache_size=settings.query_vector_cache, encode_queries=encode_queries,
+                    query_encoder_name=query_encoder_name(settings))
+
+
+def query_encoder_name(settings: Settings) -> str:
+    """The query encoder this server really runs (an ONNX choice without onnxruntime runs torch)."""
+    choice = QueryEncoder(settings.query_encoder)
+    if choice is QueryEncoder.TORCH:
+        return choice.value
+    from services.dense.onnx_encoder import onnx_available
+
+    return choice.value if onnx_available() else QueryEncoder.TORCH.value
 
 
 def build(settings: Settings):  # type: ignore[no-untyped-def]

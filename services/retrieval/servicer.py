@@ -129,7 +129,9 @@ class RetrieverServicer(retriever_pb2_grpc.RetrieverServiceServicer):
         return retriever_pb2.DeleteDocumentsResponse(deleted=deleted, generation=self.backend.generation())
 
     def Stats(self, request: retriever_pb2.StatsRequest, context: grpc.ServicerContext) -> retriever_pb2.StatsResponse:
-        details = dict(self.backend.details()) | {"models": ",".join(self.leg.models)}
+        leg_details = getattr(self.leg, "details", None)
+        details = dict(self.backend.details()) | {"models": ",".join(self.leg.models)} | \
+            (dict(leg_details()) if callable(leg_details) else {})
         return retriever_pb2.StatsResponse(backend=self.backend.name, documents=self.backend.count(),
                                            generation=self.backend.generation(), details=details)
 

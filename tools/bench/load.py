@@ -28,7 +28,7 @@ from tools.bench.mesh import BenchMesh, bench_mesh
 from tools.bench.queries import load_queries
 from tools.bench.stats import summarise
 from chsr.channels import channel_options
-from chsr.config import Settings, get_settings
+from chsr.config import Settings
 from chsr.v1 import gateway_pb2, gateway_pb2_grpc
 
 log = logging.getLogger(__name__)
@@ -168,18 +168,32 @@ def dense_variants_end_to_end(mesh: BenchMesh, queries: list[str], cfg: LoadConf
     return runs
 
 
+def measured_setup(gateway: str) -> dict[str, str]:
+    """``backend`` (engines | embedded, from the retrieval servers' own names), ``backends`` (each server's) and
+    ``query_encoder`` (the dense server's), asked from the gateway's IndexStats."""
+    from chsr.client import GatewayClient
+
+    with GatewayClient(gateway) as client:
+        stats = client.stats()
+    names = [b.backend for b in stats.backends]
+    encoder = next((b.details["query_encoder"] for b in stats.backends if "query_encoder" in b.details), "unknown")
+    engines = any(n.startswith(("elasticsearch", "weaviate")) or "engine" in b.details
+                  for n, b in zip(names, stats.backends))
+    return {"backend": "engines" if engines else "embedded", "backends": ",".join(names), "query_encoder": encoder}
+
+
 def run_load(cfg: LoadConfig) -> dict[str, object]:
     from tools.bench.report import machine_info, write_report
 
     queries, used = load_queries(cfg.queries, cfg.max_queries)
     config = {k: [str(p) for p in v] if k == "corpora" else str(v) if isinstance(v, Path) else v
               for k, v in asdict(cfg).items()}
-    # The dense service of a mesh started here inherits this environment (CHSR_QUERY_ENCODER).
-    config["query_encoder"] = get_settings().query_encoder.value if cfg.start_mesh else "unknown"
     report: dict[str, object] = {"config": config,
                                  "machine": machine_info(), "queries": {"source": used, "count": len(queries)}}
     started = time.time()
     with bench_mesh(cfg.gateway, cfg.start_mesh, cfg.backend, cfg.data_dir, cfg.corpora) as mesh:
+        # what the mesh says it runs, not what this process's environment says (issue 23: true words)
+        config.update(measured_setup(mesh.gateway))
         pids = pids_by_port(mesh_ports(mesh.gateway))
         report["pids"] = pids
         runs = run_mesh(mesh, queries, cfg, pids)
