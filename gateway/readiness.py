@@ -1,7 +1,7 @@
 """Is the mesh behind this gateway ready? (issue 23: "ready before it is ready").
 
-The gateway's own health stays NOT_SERVING until every stage it needs answers SERVING to a gRPC health
-check (``chsr.server.start_server(ready=...)``), so ``chsr up``, ``chsr ingest`` and Kubernetes readiness
+The gateway's own health stays NOT_SERVING until every stage a search needs (gate, sparse, dense, fusion,
+rerank; not the optional graph and ingest servers) answers SERVING to a gRPC health check (``chsr.server.start_server(ready=...)``), so ``chsr up``, ``chsr ingest`` and Kubernetes readiness
 probes all see the same thing. Write RPCs that arrive earlier wait for the stages within their deadline
 (at most :data:`WRITE_WAIT_S`) and otherwise answer UNAVAILABLE naming the stages and saying to retry.
 Once ready it stays ready: a stage lost later degrades answers (flagged), it does not take the gateway

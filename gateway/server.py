@@ -19,6 +19,7 @@ from gateway.servicer import GatewayServicer
 from gateway.stubs import StageStubs
 
 log = logging.getLogger(__name__)
+OPTIONAL_FOR_READINESS = ("graph", "ingest")
 
 
 def build_cache(settings: Settings) -> ResultCache:
@@ -43,7 +44,9 @@ def start_stage_probes(checks: dict[str, Callable[[], bool]]) -> None:
 def build(settings: Settings):  # type: ignore[no-untyped-def]
     stubs = StageStubs.grpc(settings)
     checks = stage_checks(settings)
-    readiness = StageReadiness(checks)
+    # ready = the stages every search needs; the graph and ingest servers are optional: a search with the graph
+    # leg down is answered and flagged graph_unavailable, and a write that needs a missing server fails UNAVAILABLE
+    readiness = StageReadiness({k: v for k, v in checks.items() if k not in OPTIONAL_FOR_READINESS})
     catalogue = None
     if settings.catalogue_poll_s > 0 and settings.retrieval_servers:
         catalogue = CatalogueSync(stubs, settings.retrieval_servers[0], settings.catalogue_poll_s).start()

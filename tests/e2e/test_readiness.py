@@ -53,3 +53,24 @@ def test_an_ingest_sent_as_soon_as_the_gateway_port_opens_waits_for_the_stages_a
             assert all(b.count == len(docs) and b.missing_count == 0 for b in report.backends), report
     finally:
         sup.stop_all()
+
+
+def test_a_mesh_whose_graph_server_is_down_is_ready_and_flags_the_graph_leg(tmp_path: Path):
+    """The graph server is one replica and optional for readiness: with it down, the gateway serves; a search
+    on the graph leg is answered (the other legs) and flagged ``graph_unavailable``."""
+    from tools.cli.up_cmd import MeshLayout, Supervisor
+
+    base = free_port_block(16)
+    layout = MeshLayout("127.0.0.1", base, base + 8)
+    sup = Supervisor(layout, "embedded", str(tmp_path / "data"), tmp_path / "logs", restart=False,
+                     extra_env={"CHSR_VOCABULARY_PATH": str(DEMO_CORPUS)})
+    try:
+        for name in sup.services:
+            if name not in ("graph", "ingest"):
+                sup.start_service(name)
+        with GatewayClient(layout.addr("gateway"), timeout=60) as client:
+            assert client.wait_ready(timeout=180), "gateway never became SERVING with the graph server down"
+            resp = client.search("acceleration of a falling ball", k=5, pipeline="kg_rrf", no_cache=True)
+            assert "graph_unavailable" in resp.degraded
+    finally:
+        sup.stop_all()
