@@ -9,6 +9,8 @@ national paper). The gate's ladder widens by it; the generated query set labels 
 
 from __future__ import annotations
 
+from typing import Iterable
+
 #: Where each level sits on the grade line (K = 0).
 LEVEL_SPAN: dict[str, tuple[int, int]] = {"grade_k": (0, 0), **{f"grade_{n}": (n, n) for n in range(1, 13)},
                                           "elementary": (0, 5), "high_school": (9, 12), "college": (13, 13)}
@@ -30,3 +32,18 @@ def levels_within(level: str, distance: int) -> tuple[str, ...]:
     if level not in LEVEL_SPAN:
         return (level,)
     return (level, *(lv for lv in LEVEL_SPAN if lv != level and level_distance(level, lv) <= distance))
+
+
+def nearest_levels(held: Iterable[str], asked: Iterable[str]) -> tuple[str, ...]:
+    """The ``held`` levels nearest any ``asked`` level (ties kept, in grade-line order); () when none is on the
+    grade line. The gate's relaxation and the query generator's labels both measure "nearest" with this."""
+    asked = tuple(asked)
+    distances: dict[str, int] = {}
+    for lv in held:
+        found = [d for a in asked if (d := level_distance(lv, a)) is not None]
+        if found:
+            distances[lv] = min(found)
+    if not distances:
+        return ()
+    best = min(distances.values())
+    return tuple(sorted((lv for lv, d in distances.items() if d == best), key=lambda lv: (LEVEL_SPAN[lv], lv)))

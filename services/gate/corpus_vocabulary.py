@@ -26,7 +26,7 @@ CORPUS_SCHEMA = "chsr-gate-corpus-vocabulary/1"
 VALUE_FIELDS = ("subject", "level", "year", "session", "content_type", "exam_board", "language")
 #: Papers named "<board prefix> Grade N <rest>" become templates so the gate can name
 #: a requested paper even when that grade is absent (e.g. "NYSED Regents Grade 6 Science").
-_GRADE_PAPER = re.compile(r"^(?P<pre>.*\bGrade )(?P<n>\d{1,2}|K)(?P<post>(?: .*)?)$")
+GRADE_PAPER = re.compile(r"^(?P<pre>.*\bGrade )(?P<n>\d{1,2}|K)(?P<post>(?: .*)?)$")
 
 
 def _new_paper() -> dict[str, Any]:
@@ -121,7 +121,7 @@ def _index_paper(info: dict[str, Any], meta: Mapping[str, Any]) -> None:
 
 
 def _index_template(templates: dict[str, dict[str, dict[str, Any]]], paper: str, meta: Mapping[str, Any]) -> None:
-    match = _GRADE_PAPER.match(paper)
+    match = GRADE_PAPER.match(paper)
     board, subject = meta.get("exam_board"), meta.get("subject")
     if not match or not board or not subject:
         return

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from chsr.levels import level_distance
+from chsr.levels import nearest_levels
 from chsr.relaxation import W2
 from services.gate.ladder import LadderStep
 from services.gate.vocabulary import Vocabulary
@@ -28,13 +28,9 @@ def with_nearest_level(steps: list[LadderStep], vocab: Vocabulary) -> list[Ladde
     held = vocab.held_levels(base.subject, base.content_type) or vocab.held_levels(base.subject)
     if not held or set(base.level) & held:
         return steps
-    distances = {lv: d for lv in held
-                 if (d := min((level_distance(lv, asked) for asked in base.level
-                               if level_distance(lv, asked) is not None), default=None)) is not None}
-    if not distances:
+    nearest = nearest_levels(held, base.level)
+    if not nearest:
         return steps
-    best = min(distances.values())
-    nearest = tuple(sorted(lv for lv, d in distances.items() if d == best))
     relaxed = replace(base, level=nearest)
     if any(s.filter == relaxed for s in steps):
         return steps

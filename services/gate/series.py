@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable
 
-from chsr.levels import level_distance
+from chsr.levels import nearest_levels
 from chsr.relaxation import W1
 from chsr.scope import Scope
 from services.gate.ladder import LadderStep
@@ -29,16 +29,8 @@ from services.gate.vocabulary import PaperInfo, Vocabulary
 
 
 @dataclass(frozen=True)
-class SeriesRung:
-    """One relaxation within the series: the filter and the text that says what moved."""
-
-    filter: Scope
-    description: str
-
-
-@dataclass(frozen=True)
 class SeriesGap:
-    """What the named series lacks for the asked scope (``field``: level | year | both)."""
+    """What the named series lacks for the asked scope."""
 
     boards: tuple[str, ...]
     members: tuple[PaperInfo, ...]       # the series' papers (for the stated subject when it holds one)
@@ -53,10 +45,9 @@ def held_boards(boards: Iterable[str], vocab: Vocabulary) -> tuple[str, ...]:
 
 def series_members(boards: tuple[str, ...], subjects: tuple[str, ...], vocab: Vocabulary) -> tuple[PaperInfo, ...]:
     """The papers of ``boards``; narrowed to ``subjects`` when the series holds one of them."""
-    infos = [vocab.paper(p) for p in sorted(vocab.corpus_values("paper"))]
-    members = [i for i in infos if i is not None and set(i.exam_board) & set(boards)]
+    members = [p for board in boards for p in vocab.board_papers(board)]
     narrowed = [m for m in members if set(m.subject) & set(subjects)]
-    return tuple(narrowed or members)
+    return tuple({m.name: m for m in narrowed or members}.values())  # a paper of two named boards once
 
 
 def find_gap(flt: Scope, boards: Iterable[str], vocab: Vocabulary) -> SeriesGap | None:
@@ -92,7 +83,7 @@ def with_series_board(flt: Scope, gap: SeriesGap | None) -> Scope:
     return replace(flt, exam_board=tuple(dict.fromkeys([*flt.exam_board, *gap.boards])))
 
 
-def series_rungs(flt: Scope, gap: SeriesGap) -> list[SeriesRung]:
+def series_rungs(flt: Scope, gap: SeriesGap) -> list[LadderStep]:
     """The rungs that relax the missing field(s) within the series, nearest first."""
     name = _series_name(gap)
     base = replace(flt, exam_board=tuple(dict.fromkeys([*flt.exam_board, *gap.boards])))
@@ -111,31 +102,22 @@ def series_rungs(flt: Scope, gap: SeriesGap) -> list[SeriesRung]:
     elif flt.paper:
         papers = [m for m in gap.members if m.name in flt.paper]
     if not flt.year:
-        return [SeriesRung(base, "W1 relax within the series: " + "; ".join(moved))]
+        return [LadderStep(W1, base, "W1 relax within the series: " + "; ".join(moved))]
     held_years = sorted({y for p in papers for y in p.years})
     if any(y in held_years for y in flt.year):
-        return [SeriesRung(base, "W1 relax within the series: " + "; ".join(moved + [f"year {_join(flt.year)} kept"]))]
+        return [LadderStep(W1, base, "W1 relax within the series: " + "; ".join(moved + [f"year {_join(flt.year)} kept"]))]
     nearest = _nearest_years(held_years, flt.year)
     year_text = f"year {_join(flt.year)} not held for {', '.join(p.name for p in papers) if base.paper else name}"
     # the year is dropped, not moved to the nearest held years: an item asked for by its topic is as likely in
     # any year of the series (dev and generated relaxation cases), so the nearest years are named, not imposed
-    return [SeriesRung(replace(base, year=()), "W1 relax within the series: " + "; ".join(
+    return [LadderStep(W1, replace(base, year=()), "W1 relax within the series: " + "; ".join(
         moved + [f"{year_text}; nearest years held: {_join(nearest)}; year dropped"]))]
 
 
 def _nearest_level(members: tuple[PaperInfo, ...], levels: tuple[str, ...]) -> tuple[list[PaperInfo], tuple[str, ...]]:
-    scored: list[tuple[int, PaperInfo, str]] = []
-    for m in members:
-        for lv in m.level:
-            d = min((level_distance(lv, t) for t in levels if level_distance(lv, t) is not None), default=None)
-            if d is not None:
-                scored.append((d, m, lv))
-    if not scored:
-        return [], ()
-    best = min(d for d, _, _ in scored)
-    papers = list({m.name: m for d, m, _ in scored if d == best}.values())
-    held = tuple(dict.fromkeys(lv for d, _, lv in sorted(scored, key=lambda t: _grade_order(t[2])) if d == best))
-    return papers, held
+    """The series' levels nearest the asked ones (ties: both sides) and the papers held there."""
+    held = nearest_levels({lv for m in members for lv in m.level}, levels)
+    return [m for m in members if set(m.level) & set(held)], held
 
 
 def _nearest_years(held: list[int], asked: tuple[int, ...]) -> tuple[int, ...]:
@@ -153,21 +135,12 @@ def _series_name(gap: SeriesGap) -> str:
     return f"{', '.join(gap.boards)} {'/'.join(subjects)}".strip()
 
 
-def _grade_order(level: str) -> tuple[int, str]:
-    tail = level.removeprefix("grade_")
-    return (int(tail), level) if tail.isdigit() else (99, level)
-
-
 def _level_text(level: str) -> str:
     return f"grade {level.removeprefix('grade_')}" if level.startswith("grade_") else level
 
 
 def _levels_text(levels: tuple[str, ...]) -> str:
     return "|".join(_level_text(lv) for lv in levels)
-
-
-def _year_span(years: list[int]) -> str:
-    return f"{years[0]}-{years[-1]}" if years else "none"
 
 
 def _join(values: Iterable[object]) -> str:
@@ -178,7 +151,7 @@ def with_series_rungs(steps: list[LadderStep], flt: Scope, gap: SeriesGap | None
     """``steps`` with the series rungs right after W0 and no unfiltered rung (the answer stays in the series)."""
     if gap is None or len(steps) < 2:
         return steps
-    rungs = [LadderStep(W1, r.filter, r.description) for r in series_rungs(flt, gap)]
+    rungs = series_rungs(flt, gap)
     if not rungs:
         return steps
     out = [steps[0]]

@@ -233,6 +233,18 @@ class Vocabulary:
             )
         return out
 
+    def board_papers(self, board: str) -> tuple[PaperInfo, ...]:
+        """The corpus's papers of exam board ``board``, by name."""
+        return self._board_papers.get(board, ())
+
+    @cached_property
+    def _board_papers(self) -> dict[str, tuple[PaperInfo, ...]]:
+        out: dict[str, list[PaperInfo]] = {}
+        for name in sorted(self._papers):
+            for board in self._papers[name].exam_board:
+                out.setdefault(board, []).append(self._papers[name])
+        return {board: tuple(papers) for board, papers in out.items()}
+
     def subject_level_exists(self, subject: str, level: str) -> bool | None:
         """None when no corpus layer is loaded (unknown)."""
         if not self.has_corpus:

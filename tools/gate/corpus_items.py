@@ -15,7 +15,10 @@ import json
 import random
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+
+from services.gate.corpus_vocabulary import GRADE_PAPER
 
 from tools.gate.query_text import normalise, stem
 
@@ -102,6 +105,18 @@ class CorpusIndex:
 
     def twin_levels(self, item: Item) -> set[str]:
         return {self.meta(t)["level"] for t in item.twins}
+
+    @cached_property
+    def series_grades(self) -> dict[tuple[str, str, str], dict[int, str]]:
+        """(board, subject, paper template) -> {grade: paper} for papers named "<board> Grade N <subject>"."""
+        series: dict[tuple[str, str, str], dict[int, str]] = {}
+        for item in self.items:
+            paper, board = item.meta.get("paper"), item.meta.get("exam_board")
+            match = GRADE_PAPER.match(paper or "")
+            if match and board and match["n"].isdigit():
+                template = f"{match['pre']}{{n}}{match['post']}"
+                series.setdefault((board, item.meta["subject"], template), {})[int(match["n"])] = paper
+        return series
 
     def combo_exists(self, subject: str, level: str, content_type: str) -> bool:
         return (subject, level, content_type) in self.combos

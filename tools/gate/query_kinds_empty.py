@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import random
 
+from functools import cache
+
 from chsr.levels import LEVEL_SPAN, level_distance
-from services.gate.corpus_vocabulary import _GRADE_PAPER
+from chsr.levels import nearest_levels as _nearest
+from services.gate.corpus_vocabulary import GRADE_PAPER
 from services.gate.ladder import SCIENCE_DISCIPLINES, widens_to_parent
 from services.gate.vocabulary import Vocabulary
 from tools.gate import query_forms as qf
@@ -16,8 +19,6 @@ from tools.gate import query_text as qt
 from tools.gate.corpus_items import CorpusIndex
 from tools.gate.query_kinds import (Case, cited as _cited, cue_lang, cue_text, gold, level_known, lookup_text,
                                     make_case, relevant_for, slice_of, topic)
-
-_BOARDS = Vocabulary.load().boards
 
 
 def relax_year(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
@@ -42,10 +43,7 @@ def relax_year(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
 def nearest_levels(idx: CorpusIndex, subjects: tuple[str, ...], asked: str, content_type: str) -> list[str]:
     """The levels the corpus holds for ``subjects`` x ``content_type`` nearest to ``asked`` (ties kept)."""
     held = {lv for lv in LEVEL_SPAN for s in subjects if idx.combo_exists(s, lv, content_type)}
-    if not held:
-        return []
-    best = min(level_distance(asked, lv) for lv in held)
-    return sorted(lv for lv in held if level_distance(asked, lv) == best)
+    return sorted(_nearest(held, [asked]))
 
 
 def relax_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
@@ -151,34 +149,19 @@ def abstain(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
                      empty=True, notes="item does not exist")
 
 
-def _series_grades(idx: CorpusIndex) -> dict[tuple[str, str, str], dict[int, str]]:
-    """(board, subject, paper template) -> {grade: paper} for papers named "<board> Grade N <subject>"."""
-    if not hasattr(idx, "_series_cache"):
-        series: dict[tuple[str, str, str], dict[int, str]] = {}
-        for item in idx.items:
-            paper, board = item.meta.get("paper"), item.meta.get("exam_board")
-            match = _GRADE_PAPER.match(paper or "")
-            if not match or not board or not match["n"].isdigit():
-                continue
-            template = f"{match['pre']}{{n}}{match['post']}"
-            series.setdefault((board, item.meta["subject"], template), {})[int(match["n"])] = paper
-        idx._series_cache = series  # type: ignore[attr-defined]
-    return idx._series_cache  # type: ignore[attr-defined]
-
-
 def relax_series(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
     """A named series ("MCAS", "New York State ... test") at a grade it does not hold, about an item of the series
     at one of the nearest grades it holds (ties: both sides). Gold: the absent paper (W0 empty); relaxed: the
     series' papers at the nearest grades, the year kept when they hold it (issue 21, failure class 1)."""
-    item = idx.pick(rng, lambda i: _GRADE_PAPER.match(i.meta.get("paper") or "") is not None and i.lang == "en")
+    item = idx.pick(rng, lambda i: GRADE_PAPER.match(i.meta.get("paper") or "") is not None and i.lang == "en")
     if item is None:
         return None
     m = item.meta
-    match = _GRADE_PAPER.match(m["paper"])
+    match = GRADE_PAPER.match(m["paper"])
     if match is None or not match["n"].isdigit():
         return None
     key = (m["exam_board"], m["subject"], f"{match['pre']}{{n}}{match['post']}")
-    held = _series_grades(idx).get(key, {})
+    held = idx.series_grades.get(key, {})
     own = int(match["n"])
     options = []
     for asked in range(max(1, own - 3), min(12, own + 3) + 1):
@@ -215,8 +198,13 @@ def relax_series(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None
 
 def _board_names(board: str) -> list[str]:
     """How a student names ``board``: its names and weak names in the gate's vocabulary (``=X``: written as is)."""
-    for entry in _BOARDS:
+    for entry in _boards():
         if entry["exam_board"] == board:
             names = [*entry.get("names", []), *entry.get("weak_names", [])]
             return [n[1:] if n.startswith("=") else n.upper() if len(n) <= 5 else n.title() for n in names]
     return []
+
+
+@cache
+def _boards() -> list[dict]:
+    return list(Vocabulary.load().boards)
