@@ -174,8 +174,7 @@ class SearchService:
         extract = pipeline.gate == "extract"
         req = gate_pb2.GateRequest(query=request.query, hints=request.hints, extract=extract,
                                    strict_scope=request.strict_scope or not pipeline.relaxation,
-                                   expand_query=pipeline.expansion,
-                                   catalogue_version=self._catalogue.version if self._catalogue else "")
+                                   expand_query=pipeline.expansion)
         depth = self._settings.gate_probe_depth
         if extract and depth > 0:  # the evidence: what the query matches in the whole index
             probe, timings["probe"] = self._steps.probe(request.query, LEGS, depth, budget)

@@ -60,22 +60,20 @@ class UpdateCatalogueResponse(_message.Message):
     def __init__(self, version: _Optional[str] = ..., entries: _Optional[int] = ..., documents: _Optional[int] = ...) -> None: ...
 
 class GateRequest(_message.Message):
-    __slots__ = ("query", "hints", "extract", "strict_scope", "expand_query", "probe", "catalogue_version")
+    __slots__ = ("query", "hints", "extract", "strict_scope", "expand_query", "probe")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     HINTS_FIELD_NUMBER: _ClassVar[int]
     EXTRACT_FIELD_NUMBER: _ClassVar[int]
     STRICT_SCOPE_FIELD_NUMBER: _ClassVar[int]
     EXPAND_QUERY_FIELD_NUMBER: _ClassVar[int]
     PROBE_FIELD_NUMBER: _ClassVar[int]
-    CATALOGUE_VERSION_FIELD_NUMBER: _ClassVar[int]
     query: str
     hints: _common_pb2.Scope
     extract: bool
     strict_scope: bool
     expand_query: bool
     probe: _containers.RepeatedCompositeFieldContainer[ProbeHit]
-    catalogue_version: str
-    def __init__(self, query: _Optional[str] = ..., hints: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., extract: _Optional[bool] = ..., strict_scope: _Optional[bool] = ..., expand_query: _Optional[bool] = ..., probe: _Optional[_Iterable[_Union[ProbeHit, _Mapping]]] = ..., catalogue_version: _Optional[str] = ...) -> None: ...
+    def __init__(self, query: _Optional[str] = ..., hints: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., extract: _Optional[bool] = ..., strict_scope: _Optional[bool] = ..., expand_query: _Optional[bool] = ..., probe: _Optional[_Iterable[_Union[ProbeHit, _Mapping]]] = ...) -> None: ...
 
 class ProbeHit(_message.Message):
     __slots__ = ("leg", "rank", "score", "metadata", "doc_id")
