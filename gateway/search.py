@@ -33,6 +33,7 @@ from gateway.preference import Preference, settle_by_top
 from gateway.request import SearchPlan
 from gateway.step import StepResult, StepRunner
 from gateway.stubs import StageStubs
+from gateway.translations import order_by_language
 
 log = logging.getLogger(__name__)
 STAMPEDE_WAIT_S = 0.15   # how long a request waits for another's computation of the same key
@@ -56,6 +57,12 @@ class GateOutcome:
     def preference(self) -> Preference:
         return Preference.from_gate(self.response) if self.response is not None else Preference()
 
+    @property
+    def language(self) -> common_pb2.QueryLanguage | None:
+        if self.response is None or not self.response.HasField("query_language"):
+            return None
+        return self.response.query_language
+
 
 @dataclass
 class Accepted:
@@ -64,6 +71,7 @@ class Accepted:
     step: int
     candidates: list[common_pb2.Candidate]
     docs: list[Doc]
+    notes: list[list[str]] | None = None   # per result (e.g. a translation's language label)
 
 
 class SearchService:
@@ -212,6 +220,8 @@ class SearchService:
             # Nothing confident: the answer is the ungated one, labelled; the curriculum reranker has
             # no scope to align with (other rerank stages, e.g. a cross-encoder, still run).
             pipeline = replace(pipeline, rerank=tuple(s for s in pipeline.rerank if s != "curriculum"))
+        if gate.language is not None:
+            response.query_language.CopyFrom(gate.language)
         if gate.response is not None:
             response.scope_label = gate.response.label
             response.scope_notes.extend(gate.response.notes)
@@ -245,7 +255,9 @@ class SearchService:
             if done:
                 pairs, settled = settle_by_top(list(zip(outcome.candidates, docs)), preference, itemgetter(0))
                 response.scope_notes.extend(settled)
-                accepted = Accepted(step.step, [c for c, _ in pairs], [d for _, d in pairs])
+                pairs, notes = order_by_language(pairs, gate.language, lambda p: p[0].document.metadata,
+                                                 lambda p: p[0].doc_id)
+                accepted = Accepted(step.step, [c for c, _ in pairs], [d for _, d in pairs], notes)
                 response.fusion_telemetry.update(outcome.fusion_telemetry)
                 response.rerank_telemetry.update(outcome.rerank_telemetry)
                 break
@@ -258,11 +270,12 @@ class SearchService:
 
     @staticmethod
     def _fill_results(response: gateway_pb2.SearchResponse, accepted: Accepted, scope: Scope) -> None:
-        for rank, (cand, doc) in enumerate(zip(accepted.candidates, accepted.docs), start=1):
+        notes = accepted.notes or [[] for _ in accepted.candidates]
+        for rank, (cand, doc, labels) in enumerate(zip(accepted.candidates, accepted.docs, notes), start=1):
             response.results.add(doc_id=cand.doc_id, title=doc.title, text=doc.text, score=cand.score,
                                  metadata=cand.document.metadata, relaxation=accepted.step,
                                  violations=scope.violations(doc.metadata), rank=rank,
-                                 citation=doc.cited().to_proto())
+                                 citation=doc.cited().to_proto(), notes=labels)
 
     def _cache_generation(self) -> int:
         try:

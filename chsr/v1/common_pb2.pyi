@@ -114,6 +114,18 @@ class FieldConfidence(_message.Message):
     action: str
     def __init__(self, field: _Optional[str] = ..., confidence: _Optional[float] = ..., evidence: _Optional[str] = ..., source: _Optional[str] = ..., conflict: _Optional[str] = ..., action: _Optional[str] = ...) -> None: ...
 
+class QueryLanguage(_message.Message):
+    __slots__ = ("code", "confidence", "requested", "evidence")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    REQUESTED_FIELD_NUMBER: _ClassVar[int]
+    EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    confidence: float
+    requested: bool
+    evidence: str
+    def __init__(self, code: _Optional[str] = ..., confidence: _Optional[float] = ..., requested: _Optional[bool] = ..., evidence: _Optional[str] = ...) -> None: ...
+
 class LadderStep(_message.Message):
     __slots__ = ("step", "filter", "description", "lexical_only")
     STEP_FIELD_NUMBER: _ClassVar[int]

@@ -100,7 +100,7 @@ class FieldPenalty(_message.Message):
     def __init__(self, field: _Optional[str] = ..., values: _Optional[_Iterable[str]] = ..., probability: _Optional[float] = ...) -> None: ...
 
 class GateResponse(_message.Message):
-    __slots__ = ("scope", "confidence", "ladder", "strict_keys", "expanded_query", "topic_terms", "penalties", "penalty_strength", "label", "notes", "catalogue_version")
+    __slots__ = ("scope", "confidence", "ladder", "strict_keys", "expanded_query", "topic_terms", "penalties", "penalty_strength", "label", "notes", "catalogue_version", "query_language")
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     LADDER_FIELD_NUMBER: _ClassVar[int]
@@ -112,6 +112,7 @@ class GateResponse(_message.Message):
     LABEL_FIELD_NUMBER: _ClassVar[int]
     NOTES_FIELD_NUMBER: _ClassVar[int]
     CATALOGUE_VERSION_FIELD_NUMBER: _ClassVar[int]
+    QUERY_LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     scope: _common_pb2.Scope
     confidence: _containers.RepeatedCompositeFieldContainer[_common_pb2.FieldConfidence]
     ladder: _containers.RepeatedCompositeFieldContainer[_common_pb2.LadderStep]
@@ -123,4 +124,5 @@ class GateResponse(_message.Message):
     label: ScopeLabel
     notes: _containers.RepeatedScalarFieldContainer[str]
     catalogue_version: str
-    def __init__(self, scope: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., confidence: _Optional[_Iterable[_Union[_common_pb2.FieldConfidence, _Mapping]]] = ..., ladder: _Optional[_Iterable[_Union[_common_pb2.LadderStep, _Mapping]]] = ..., strict_keys: _Optional[_Iterable[str]] = ..., expanded_query: _Optional[str] = ..., topic_terms: _Optional[_Iterable[str]] = ..., penalties: _Optional[_Iterable[_Union[FieldPenalty, _Mapping]]] = ..., penalty_strength: _Optional[float] = ..., label: _Optional[_Union[ScopeLabel, str]] = ..., notes: _Optional[_Iterable[str]] = ..., catalogue_version: _Optional[str] = ...) -> None: ...
+    query_language: _common_pb2.QueryLanguage
+    def __init__(self, scope: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., confidence: _Optional[_Iterable[_Union[_common_pb2.FieldConfidence, _Mapping]]] = ..., ladder: _Optional[_Iterable[_Union[_common_pb2.LadderStep, _Mapping]]] = ..., strict_keys: _Optional[_Iterable[str]] = ..., expanded_query: _Optional[str] = ..., topic_terms: _Optional[_Iterable[str]] = ..., penalties: _Optional[_Iterable[_Union[FieldPenalty, _Mapping]]] = ..., penalty_strength: _Optional[float] = ..., label: _Optional[_Union[ScopeLabel, str]] = ..., notes: _Optional[_Iterable[str]] = ..., catalogue_version: _Optional[str] = ..., query_language: _Optional[_Union[_common_pb2.QueryLanguage, _Mapping]] = ...) -> None: ...

@@ -26,7 +26,7 @@ class SearchRequest(_message.Message):
     def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., hints: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., pipeline: _Optional[str] = ..., strict_scope: _Optional[bool] = ..., no_cache: _Optional[bool] = ...) -> None: ...
 
 class SearchResult(_message.Message):
-    __slots__ = ("doc_id", "title", "text", "score", "metadata", "relaxation", "violations", "rank", "citation")
+    __slots__ = ("doc_id", "title", "text", "score", "metadata", "relaxation", "violations", "rank", "citation", "notes")
     DOC_ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
@@ -36,6 +36,7 @@ class SearchResult(_message.Message):
     VIOLATIONS_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
     CITATION_FIELD_NUMBER: _ClassVar[int]
+    NOTES_FIELD_NUMBER: _ClassVar[int]
     doc_id: str
     title: str
     text: str
@@ -45,7 +46,8 @@ class SearchResult(_message.Message):
     violations: _containers.RepeatedScalarFieldContainer[str]
     rank: int
     citation: _common_pb2.Citation
-    def __init__(self, doc_id: _Optional[str] = ..., title: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., metadata: _Optional[_Union[_common_pb2.Metadata, _Mapping]] = ..., relaxation: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., violations: _Optional[_Iterable[str]] = ..., rank: _Optional[int] = ..., citation: _Optional[_Union[_common_pb2.Citation, _Mapping]] = ...) -> None: ...
+    notes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, doc_id: _Optional[str] = ..., title: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., metadata: _Optional[_Union[_common_pb2.Metadata, _Mapping]] = ..., relaxation: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., violations: _Optional[_Iterable[str]] = ..., rank: _Optional[int] = ..., citation: _Optional[_Union[_common_pb2.Citation, _Mapping]] = ..., notes: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class LadderStepOutcome(_message.Message):
     __slots__ = ("step", "filter", "admissible", "on_topic", "accepted", "reason")
@@ -64,7 +66,7 @@ class LadderStepOutcome(_message.Message):
     def __init__(self, step: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., filter: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., admissible: _Optional[int] = ..., on_topic: _Optional[int] = ..., accepted: _Optional[bool] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class SearchResponse(_message.Message):
-    __slots__ = ("results", "scope", "confidence", "relaxation_trace", "timings", "cache_hit", "degraded", "pipeline", "fusion_telemetry", "index_generation", "final_step", "expanded_query", "rerank_telemetry", "scope_label", "scope_notes", "penalties")
+    __slots__ = ("results", "scope", "confidence", "relaxation_trace", "timings", "cache_hit", "degraded", "pipeline", "fusion_telemetry", "index_generation", "final_step", "expanded_query", "rerank_telemetry", "scope_label", "scope_notes", "penalties", "query_language")
     class FusionTelemetryEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -95,6 +97,7 @@ class SearchResponse(_message.Message):
     SCOPE_LABEL_FIELD_NUMBER: _ClassVar[int]
     SCOPE_NOTES_FIELD_NUMBER: _ClassVar[int]
     PENALTIES_FIELD_NUMBER: _ClassVar[int]
+    QUERY_LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     results: _containers.RepeatedCompositeFieldContainer[SearchResult]
     scope: _common_pb2.Scope
     confidence: _containers.RepeatedCompositeFieldContainer[_common_pb2.FieldConfidence]
@@ -111,7 +114,8 @@ class SearchResponse(_message.Message):
     scope_label: _gate_pb2.ScopeLabel
     scope_notes: _containers.RepeatedScalarFieldContainer[str]
     penalties: _containers.RepeatedCompositeFieldContainer[_gate_pb2.FieldPenalty]
-    def __init__(self, results: _Optional[_Iterable[_Union[SearchResult, _Mapping]]] = ..., scope: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., confidence: _Optional[_Iterable[_Union[_common_pb2.FieldConfidence, _Mapping]]] = ..., relaxation_trace: _Optional[_Iterable[_Union[LadderStepOutcome, _Mapping]]] = ..., timings: _Optional[_Iterable[_Union[_common_pb2.StageTiming, _Mapping]]] = ..., cache_hit: _Optional[bool] = ..., degraded: _Optional[_Iterable[str]] = ..., pipeline: _Optional[str] = ..., fusion_telemetry: _Optional[_Mapping[str, float]] = ..., index_generation: _Optional[int] = ..., final_step: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., expanded_query: _Optional[str] = ..., rerank_telemetry: _Optional[_Mapping[str, float]] = ..., scope_label: _Optional[_Union[_gate_pb2.ScopeLabel, str]] = ..., scope_notes: _Optional[_Iterable[str]] = ..., penalties: _Optional[_Iterable[_Union[_gate_pb2.FieldPenalty, _Mapping]]] = ...) -> None: ...
+    query_language: _common_pb2.QueryLanguage
+    def __init__(self, results: _Optional[_Iterable[_Union[SearchResult, _Mapping]]] = ..., scope: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., confidence: _Optional[_Iterable[_Union[_common_pb2.FieldConfidence, _Mapping]]] = ..., relaxation_trace: _Optional[_Iterable[_Union[LadderStepOutcome, _Mapping]]] = ..., timings: _Optional[_Iterable[_Union[_common_pb2.StageTiming, _Mapping]]] = ..., cache_hit: _Optional[bool] = ..., degraded: _Optional[_Iterable[str]] = ..., pipeline: _Optional[str] = ..., fusion_telemetry: _Optional[_Mapping[str, float]] = ..., index_generation: _Optional[int] = ..., final_step: _Optional[_Union[_common_pb2.RelaxationStep, str]] = ..., expanded_query: _Optional[str] = ..., rerank_telemetry: _Optional[_Mapping[str, float]] = ..., scope_label: _Optional[_Union[_gate_pb2.ScopeLabel, str]] = ..., scope_notes: _Optional[_Iterable[str]] = ..., penalties: _Optional[_Iterable[_Union[_gate_pb2.FieldPenalty, _Mapping]]] = ..., query_language: _Optional[_Union[_common_pb2.QueryLanguage, _Mapping]] = ...) -> None: ...
 
 class IngestRequest(_message.Message):
     __slots__ = ("documents",)

@@ -93,7 +93,16 @@ def to_response(result: GateResult) -> gate_pb2.GateResponse:
         penalty_strength=result.penalty_strength,
         label=LABELS.get(result.label, gate_pb2.SCOPE_LABEL_UNSPECIFIED),
         notes=list(result.notes),
+        query_language=_language(result),
     )
+
+
+def _language(result: GateResult) -> common_pb2.QueryLanguage | None:
+    guess = result.query_language
+    if guess is None:
+        return None
+    return common_pb2.QueryLanguage(code=guess.code, confidence=guess.confidence,
+                                    requested=result.language_requested, evidence=guess.evidence)
 
 
 def register_gate(server: grpc.Server, servicer: GateServicer) -> str:

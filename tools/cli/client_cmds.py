@@ -223,11 +223,13 @@ def cmd_search(args: argparse.Namespace) -> int:
         from google.protobuf.json_format import MessageToJson
         sys.stdout.write(MessageToJson(resp) + "\n")
         return 0
-    out = [f"pipeline {resp.pipeline}  final step {step_name(resp.final_step)}  cache_hit {resp.cache_hit}"
+    language = f"  language {resp.query_language.code}" if resp.HasField("query_language") else ""
+    out = [f"pipeline {resp.pipeline}  final step {step_name(resp.final_step)}  cache_hit {resp.cache_hit}{language}"
            + (f"  degraded {list(resp.degraded)}" if resp.degraded else "")]
     for r in resp.results:
         flags = f" violates {list(r.violations)}" if r.violations else ""
-        out.append(f"{r.rank:>3}. {r.score:8.4f}  {r.doc_id}  [{step_name(r.relaxation)}]{flags}")
+        notes = f"  ({'; '.join(r.notes)})" if r.notes else ""
+        out.append(f"{r.rank:>3}. {r.score:8.4f}  {r.doc_id}  [{step_name(r.relaxation)}]{flags}{notes}")
         out.append(f"      {(r.title + ': ' if r.title else '') + r.text[:140]}")
     out.append("timings (ms): " + "  ".join(f"{t.stage}={t.ms:.1f}" for t in resp.timings))
     sys.stdout.write("\n".join(out) + "\n")

@@ -1,0 +1,82 @@
+"""The language a query is written in, with a confidence: which version of an item it wants first.
+
+Why: the corpus carries parallel versions of some items (the same paper, year, question and
+content type in several languages). A query written in English that names such an item wants
+the English original first; the translations stay in the answer, after it, labelled (curriculum
+README, bilingual policy: same-language item = 2, the same item in another language = 1). A
+language the query *asks for* ("the French version", ``services.gate.language``) wins over the
+one it is written in.
+
+How: deterministic and small, in the corpus's five languages (en, fr, de, es, zh). Han script
+decides Chinese; otherwise each Latin-script language scores its function words and its letters
+(é/è/ç, ä/ö/ü/ß, ñ/¿/á). A query with no mark of any language, in plain ASCII letters, is English
+at a low confidence: the names, numbers and subject words such queries are made of ("Northfield
+2019 physics paper 1 question 3") are the English vocabulary of the corpus's paper names.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: Confidence of the fallback for plain-ASCII text with no language marks.
+ASCII_FALLBACK_CONFIDENCE = 0.55
+#: Plain ASCII letters count this much towards English (the other four languages' accents are missing).
+ASCII_PRIOR = 0.5
+
+_FUNCTION_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset("""the a an of and or to in on for with from by at is are was were be what which who
+        how why does do did this that these those it its as into than then there their find show explain
+        calculate question questions paper papers mark scheme answer answers item items grade version""".split()),
+    "fr": frozenset("""le la les un une des du de et ou à au aux en dans sur pour avec par est sont était
+        que qui quoi quel quelle quels quelles comment pourquoi ce cette ces il elle on ne pas plus
+        calculer expliquer trouver montrer sujet épreuve corrigé réponse version""".split()),
+    "de": frozenset("""der die das den dem des ein eine einen einem einer und oder zu im in auf für mit
+        von bei ist sind war waren was welche welcher welches wie warum nicht auch sich es sie er
+        berechnen erklären bestimmen aufgabe aufgaben frage prüfung lösung fassung""".split()),
+    "es": frozenset("""el la los las un una unos unas del de y o a al en con por para es son era que
+        qué cual cuál cuales cómo como por qué porque este esta estos estas no se su sus
+        calcular explicar encontrar pregunta preguntas examen respuesta solución versión""".split()),
+}
+_LETTERS: dict[str, str] = {"fr": "éèêëàâçîïôûùœ", "de": "äöüß", "es": "ñáíóú¿¡"}
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class LanguageGuess:
+    code: str           # en | fr | de | es | zh
+    confidence: float   # 0-1
+    evidence: str       # what decided it, for the response's notes
+
+
+def detect_language(text: str) -> LanguageGuess | None:
+    """The language ``text`` is written in, or None when there are no letters at all."""
+    han = len(_HAN.findall(text))
+    words = [w.lower() for w in _WORD.findall(_HAN.sub(" ", text))]
+    if han:
+        latin = sum(len(w) for w in words)
+        share = han / (han + latin)
+        if share >= 0.25:
+            return LanguageGuess("zh", round(min(1.0, 0.5 + share), 3), f"{han} Han characters")
+    if not words:
+        return None
+    scores = {code: 0.0 for code in _FUNCTION_WORDS}
+    for word in words:
+        owners = [code for code, vocab in _FUNCTION_WORDS.items() if word in vocab]
+        for code in owners:  # a word several languages share ("de", "la", "a") counts for each in part
+            scores[code] += 1.0 / len(owners)
+        for code, letters in _LETTERS.items():
+            if any(ch in letters for ch in word):
+                scores[code] += 1.5
+    if all(w.isascii() for w in words):
+        scores["en"] += ASCII_PRIOR
+    total = sum(scores.values())
+    best = max(scores, key=lambda code: (scores[code], code == "en"))
+    if total == ASCII_PRIOR and scores["en"] == ASCII_PRIOR:
+        return LanguageGuess("en", ASCII_FALLBACK_CONFIDENCE, "plain ASCII, no marks of another language")
+    if total == 0:
+        return None
+    share = scores[best] / total
+    confidence = round(share * min(1.0, 0.6 + 0.2 * scores[best]), 3)
+    return LanguageGuess(best, confidence, f"{scores[best]:g} of {total:g} language marks")
