@@ -32,6 +32,8 @@ from tools.bench.queries import demo_queries
 from chsr.client import GatewayClient
 from tools.corpus import read_corpus
 from tests.conftest import DEMO_CORPUS, start_mesh
+from tests.e2e.test_readme_example import ORIGINAL as README_ORIGINAL
+from tests.e2e.test_readme_example import README_QUERY
 from tests.faults.harness import (DEADLINE_S, ENGINE_HEALTH, ENGINES_SH, MESH_ENV, OUTAGE_S, PRE_S, RECOVERY_S,
                                   SLACK_MS, drop_engine_data, engines_cmd, grpc_serving,
                                   require_engines, search_load, settle_and_stop, stop_process, wait_until)
@@ -127,6 +129,18 @@ def test_service_stopped_under_load(fault_mesh, fault_report, service, sig, flag
     report = analyse(service, flag, samples, tl, DEADLINE_S)
     fault_report({"mesh": "embedded", "stopped_by": sig.name, **report.summary()}, samples, tl)
     assert_judged(report, flag, gate=service == "gate")
+
+
+@pytest.mark.elasticsearch
+@pytest.mark.weaviate
+def test_readme_example_on_the_engines(engines_mesh):  # type: ignore[no-untyped-def]
+    """The README's first example on Elasticsearch + Weaviate, before any engine is stopped (the embedded
+    run is tests/e2e/test_readme_example.py): the English original first, its translations labelled."""
+    resp = GatewayClient(engines_mesh.gateway).search(README_QUERY, pipeline="E", no_cache=True, timeout=30)
+    assert [r.doc_id for r in resp.results][:1] == [README_ORIGINAL], [r.doc_id for r in resp.results]
+    versions = [r for r in resp.results if r.doc_id.startswith(README_ORIGINAL + ":") and r.metadata.language != "en"]
+    assert {r.metadata.language for r in versions} == {"fr", "de", "es"}
+    assert all(r.notes and r.notes[0].startswith(f"language: {r.metadata.language} version of") for r in versions)
 
 
 @pytest.mark.parametrize("engine,flag", [
