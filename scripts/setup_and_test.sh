@@ -26,10 +26,10 @@ bash scripts/check_protos.sh
 log "checking the layering (import-linter contracts in pyproject.toml)"
 .venv/bin/lint-imports
 
-# Go tools, pinned and cached under ~/.cache/chsr-local/bin (deploy/local/tools.sh): kustomize (tests/ops),
-# buf (the API check), grpcurl, grpc-health-probe, protoc-gen-go(-grpc) (tests/clients). A cold build of
-# all six takes minutes on 2 cores (buf is the slowest); a cached one milliseconds.
-log "building Go tools (kustomize, buf, grpcurl, grpc-health-probe, protoc-gen-go, protoc-gen-go-grpc; cached)"
+# Go tools, pinned and cached under ~/.cache/chsr-local/bin (deploy/local/tools.sh): kustomize and kube-score
+# (tests/ops), buf (the API check), grpcurl, grpc-health-probe, protoc-gen-go(-grpc) (tests/clients). A cold
+# build of all seven takes minutes on 2 cores (buf is the slowest); a cached one milliseconds.
+log "building Go tools (kustomize, kube-score, buf, grpcurl, grpc-health-probe, protoc-gen-go, protoc-gen-go-grpc; cached)"
 deploy/local/tools.sh install >/dev/null
 
 log "checking the API contract (buf lint, buf breaking against protos/baseline/v1.binpb)"

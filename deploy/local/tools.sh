@@ -15,11 +15,15 @@
 # The Kubernetes schema validator is the PyPI package kubernetes-validate (schemas bundled,
 # offline), installed into .venv with the Python dependencies, so no validator binary is needed.
 #
+# kube-score v1.20.0 (github.com/zegl/kube-score, go 1.23.0): the only release the Go proxy lists;
+# tests/ops/test_kube_score.py scores every rendered overlay with it (no CRITICAL allowed).
+#
 # The rest serve the client-compatibility suite (tests/clients) and the API check (issue 10);
 # each is the newest release the Go proxy serves whose go.mod (and its dependencies') accepts
 # the installed Go 1.26 without GOTOOLCHAIN:
 set -euo pipefail
 CHSR_KUSTOMIZE_VERSION="${CHSR_KUSTOMIZE_VERSION:-v5.8.2}"
+CHSR_KUBE_SCORE_VERSION="${CHSR_KUBE_SCORE_VERSION:-v1.20.0}"
 # grpcurl v1.9.4: newest release (go 1.25.0); grpcurl calls the mesh through server reflection.
 CHSR_GRPCURL_VERSION="${CHSR_GRPCURL_VERSION:-v1.9.4}"
 # buf v1.75.0: newest release; its go.mod says go 1.26.7, so it needs Go >= 1.26.7 (1.26.8 here).
@@ -37,12 +41,13 @@ CHSR_PROTOC_GEN_GO_GRPC_VERSION="${CHSR_PROTOC_GEN_GO_GRPC_VERSION:-v1.6.2}"
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 CHSR_ENGINE=tools
 
-TOOLS=(kustomize grpcurl buf grpc-health-probe protoc-gen-go protoc-gen-go-grpc)
+TOOLS=(kustomize kube-score grpcurl buf grpc-health-probe protoc-gen-go protoc-gen-go-grpc)
 
 # tool_package TOOL: the package `go install` builds (pkg@version).
 tool_package() {
   case "$1" in
     kustomize) echo "sigs.k8s.io/kustomize/kustomize/v5" ;;
+    kube-score) echo "github.com/zegl/kube-score/cmd/kube-score" ;;
     grpcurl) echo "github.com/fullstorydev/grpcurl/cmd/grpcurl" ;;
     buf) echo "github.com/bufbuild/buf/cmd/buf" ;;
     grpc-health-probe) echo "github.com/grpc-ecosystem/grpc-health-probe" ;;
@@ -55,6 +60,7 @@ tool_package() {
 tool_version() {
   case "$1" in
     kustomize) echo "$CHSR_KUSTOMIZE_VERSION" ;;
+    kube-score) echo "$CHSR_KUBE_SCORE_VERSION" ;;
     grpcurl) echo "$CHSR_GRPCURL_VERSION" ;;
     buf) echo "$CHSR_BUF_VERSION" ;;
     grpc-health-probe) echo "$CHSR_GRPC_HEALTH_PROBE_VERSION" ;;
