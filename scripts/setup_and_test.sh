@@ -26,11 +26,14 @@ bash scripts/check_protos.sh
 log "checking the layering (import-linter contracts in pyproject.toml)"
 .venv/bin/lint-imports
 
-# Go tools, pinned and cached under ~/.cache/chsr-local/bin (deploy/local/tools.sh): kustomize and kube-score
-# (tests/ops), buf (the API check), grpcurl, grpc-health-probe, protoc-gen-go(-grpc) (tests/clients). A cold
-# build of all seven takes minutes on 2 cores (buf is the slowest); a cached one milliseconds.
-log "building Go tools (kustomize, kube-score, buf, grpcurl, grpc-health-probe, protoc-gen-go, protoc-gen-go-grpc; cached)"
+# Go tools, pinned and cached under ~/.cache/chsr-local/bin (deploy/local/tools.sh): kustomize, kube-score and
+# promtool (tests/ops), buf (the API check), grpcurl, grpc-health-probe, protoc-gen-go(-grpc) (tests/clients).
+# A cold build of all eight takes minutes on 2 cores (promtool and buf are the slowest); a cached one milliseconds.
+log "building Go tools (kustomize, kube-score, promtool, buf, grpcurl, grpc-health-probe, protoc-gen-go, protoc-gen-go-grpc; cached)"
 deploy/local/tools.sh install >/dev/null
+# tests/ops check the Prometheus configs with the Go module's promtool: Debian's (which deploy/local/prometheus.sh
+# runs) is built without Kubernetes service discovery and rejects prometheus-k8s.yml.
+export CHSR_PROMTOOL_BIN="${CHSR_PROMTOOL_BIN:-$(deploy/local/tools.sh path promtool)}"
 
 log "checking the API contract (buf lint, buf breaking against protos/baseline/v1.binpb)"
 bash scripts/check_api.sh

@@ -18,6 +18,12 @@
 # kube-score v1.20.0 (github.com/zegl/kube-score, go 1.23.0): the only release the Go proxy lists;
 # tests/ops/test_kube_score.py scores every rendered overlay with it (no CRITICAL allowed).
 #
+# promtool: the Go module's (github.com/prometheus/prometheus, CHSR_PROM_MODULE_VERSION in versions.env,
+# v0.316.0 = Prometheus 3.16.0; ~5 min cold). Debian's prometheus package, which deploy/local/prometheus.sh
+# runs, is built without Kubernetes service discovery, so its promtool rejects kubernetes_sd_configs in
+# deploy/prometheus/prometheus-k8s.yml; tests/ops check the configs and rules with this one
+# (setup_and_test.sh exports CHSR_PROMTOOL_BIN).
+#
 # The rest serve the client-compatibility suite (tests/clients) and the API check (issue 10);
 # each is the newest release the Go proxy serves whose go.mod (and its dependencies') accepts
 # the installed Go 1.26 without GOTOOLCHAIN:
@@ -41,13 +47,14 @@ CHSR_PROTOC_GEN_GO_GRPC_VERSION="${CHSR_PROTOC_GEN_GO_GRPC_VERSION:-v1.6.2}"
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 CHSR_ENGINE=tools
 
-TOOLS=(kustomize kube-score grpcurl buf grpc-health-probe protoc-gen-go protoc-gen-go-grpc)
+TOOLS=(kustomize kube-score promtool grpcurl buf grpc-health-probe protoc-gen-go protoc-gen-go-grpc)
 
 # tool_package TOOL: the package `go install` builds (pkg@version).
 tool_package() {
   case "$1" in
     kustomize) echo "sigs.k8s.io/kustomize/kustomize/v5" ;;
     kube-score) echo "github.com/zegl/kube-score/cmd/kube-score" ;;
+    promtool) echo "github.com/prometheus/prometheus/cmd/promtool" ;;
     grpcurl) echo "github.com/fullstorydev/grpcurl/cmd/grpcurl" ;;
     buf) echo "github.com/bufbuild/buf/cmd/buf" ;;
     grpc-health-probe) echo "github.com/grpc-ecosystem/grpc-health-probe" ;;
@@ -61,6 +68,7 @@ tool_version() {
   case "$1" in
     kustomize) echo "$CHSR_KUSTOMIZE_VERSION" ;;
     kube-score) echo "$CHSR_KUBE_SCORE_VERSION" ;;
+    promtool) echo "${CHSR_PROMTOOL_VERSION:-$CHSR_PROM_MODULE_VERSION}" ;;
     grpcurl) echo "$CHSR_GRPCURL_VERSION" ;;
     buf) echo "$CHSR_BUF_VERSION" ;;
     grpc-health-probe) echo "$CHSR_GRPC_HEALTH_PROBE_VERSION" ;;
