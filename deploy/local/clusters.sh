@@ -185,35 +185,18 @@ cl_wv_start_node() {
   mkdir -p "$CL_ROOT/weaviate-$i"
   chsr_log "starting weaviate-$i on $(cl_wv_url "$i"), gRPC $CHSR_HOST:$(cl_wv_grpc "$i")"
   printf '\n===== %s start =====\n' "$(date -Is)" >>"$CL_LOGS/weaviate-$i.log"
-  # Async replication repairs a replica that missed writes while it was down; the local
-  # frequencies are shortened from 30 s so a restarted node catches up within a test's budget.
-  nohup env \
-    CHSR_LISTEN_HOST="$CHSR_HOST" \
-    PERSISTENCE_DATA_PATH="$CL_ROOT/weaviate-$i" \
-    AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true \
-    DEFAULT_VECTORIZER_MODULE=none \
-    ENABLE_MODULES= \
-    QUERY_DEFAULTS_LIMIT="${CHSR_WEAVIATE_QUERY_LIMIT:-25}" \
-    DISABLE_TELEMETRY=true \
-    GO_PROFILING_DISABLE=true \
-    PROMETHEUS_MONITORING_ENABLED=false \
-    GRPC_PORT="$(cl_wv_grpc "$i")" \
-    CLUSTER_HOSTNAME="$CL_NAME-wv-$i" \
-    CLUSTER_IN_LOCALHOST=true \
-    CLUSTER_BIND_ADDR="$CHSR_HOST" \
-    CLUSTER_ADVERTISE_ADDR="$CHSR_HOST" \
-    CLUSTER_GOSSIP_BIND_PORT="$(cl_wv_gossip "$i")" \
-    CLUSTER_DATA_BIND_PORT="$(($(cl_wv_gossip "$i") + 1))" \
+  # The environment every local node shares (weaviate.sh), plus the cluster's join lists. Async
+  # replication repairs a replica that missed writes while it was down; the local frequencies are
+  # shortened from 30 s so a restarted node catches up within a test's budget.
+  wv_env "$CL_NAME-wv-$i" "$CL_ROOT/weaviate-$i" "$(cl_wv_grpc "$i")" "$(cl_wv_gossip "$i")" \
+    "$(($(cl_wv_gossip "$i") + 1))" "$(cl_wv_raft "$i")" "$(($(cl_wv_raft "$i") + 1))" "$CL_NODES"
+  nohup env "${WV_ENV[@]}" \
     CLUSTER_JOIN="$(cl_join , "${gossip_join[@]}")" \
     MEMBERLIST_FAST_FAILURE_DETECTION=true \
-    RAFT_PORT="$(cl_wv_raft "$i")" \
-    RAFT_INTERNAL_RPC_PORT="$(($(cl_wv_raft "$i") + 1))" \
     RAFT_JOIN="$(cl_join , "${raft_join[@]}")" \
-    RAFT_BOOTSTRAP_EXPECT="$CL_NODES" \
     ASYNC_REPLICATION_FREQUENCY="${CHSR_CLUSTER_WV_ASYNC_FREQUENCY:-5s}" \
     ASYNC_REPLICATION_PROPAGATION_DELAY="${CHSR_CLUSTER_WV_ASYNC_DELAY:-2s}" \
     ASYNC_REPLICATION_ALIVE_NODES_CHECKING_FREQUENCY=2s \
-    LOG_LEVEL="${CHSR_WEAVIATE_LOG_LEVEL:-info}" \
     "$WV_BIN/weaviate-server" --host "$CHSR_HOST" --port "$(cl_wv_http "$i")" --scheme http \
     {CHSR_LOCK_FD}>&- </dev/null >>"$CL_LOGS/weaviate-$i.log" 2>&1 &
   echo $! >"$pidfile"

@@ -46,6 +46,37 @@ wv_patch_listen_host() {
   touch "$WV_SRC/.chsr-patched"
 }
 
+# wv_env NODE DATA_DIR GRPC_PORT GOSSIP_PORT DATA_PORT RAFT_PORT RAFT_RPC_PORT BOOTSTRAP_EXPECT
+# Sets the array WV_ENV to the environment every local Weaviate node runs with (`env "${WV_ENV[@]}"`),
+# the single node here and each node of deploy/local/clusters.sh, which adds its join lists and
+# replication settings on top: loopback only, anonymous access, no modules, no telemetry, no
+# profiling or metrics listeners, and the node's own data dir, name and ports.
+wv_env() {
+  [ $# -eq 8 ] || chsr_die "wv_env: expected 8 arguments, got $#"
+  WV_ENV=(
+    CHSR_LISTEN_HOST="$CHSR_HOST"
+    PERSISTENCE_DATA_PATH="$2"
+    AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true
+    DEFAULT_VECTORIZER_MODULE=none
+    ENABLE_MODULES=
+    QUERY_DEFAULTS_LIMIT="${CHSR_WEAVIATE_QUERY_LIMIT:-25}"
+    DISABLE_TELEMETRY=true
+    GO_PROFILING_DISABLE=true
+    PROMETHEUS_MONITORING_ENABLED=false
+    GRPC_PORT="$3"
+    CLUSTER_HOSTNAME="$1"
+    CLUSTER_IN_LOCALHOST=true
+    CLUSTER_BIND_ADDR="$CHSR_HOST"
+    CLUSTER_ADVERTISE_ADDR="$CHSR_HOST"
+    CLUSTER_GOSSIP_BIND_PORT="$4"
+    CLUSTER_DATA_BIND_PORT="$5"
+    RAFT_PORT="$6"
+    RAFT_INTERNAL_RPC_PORT="$7"
+    RAFT_BOOTSTRAP_EXPECT="$8"
+    LOG_LEVEL="${CHSR_WEAVIATE_LOG_LEVEL:-info}"
+  )
+}
+
 wv_installed() { [ -x "$WV_BIN/weaviate-server" ] && [ -f "$WV_BIN/.chsr-built" ]; }
 
 wv_install() {
@@ -85,27 +116,8 @@ wv_start() {
   mkdir -p "$WV_DATA"
   chsr_log "starting weaviate $CHSR_WEAVIATE_VERSION on $WV_URL, gRPC $CHSR_HOST:$WV_GRPC_PORT"
   printf '\n===== %s start =====\n' "$(date -Is)" >>"$WV_LOG"
-  nohup env \
-    CHSR_LISTEN_HOST="$CHSR_HOST" \
-    PERSISTENCE_DATA_PATH="$WV_DATA" \
-    AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true \
-    DEFAULT_VECTORIZER_MODULE=none \
-    ENABLE_MODULES= \
-    QUERY_DEFAULTS_LIMIT="${CHSR_WEAVIATE_QUERY_LIMIT:-25}" \
-    DISABLE_TELEMETRY=true \
-    GO_PROFILING_DISABLE=true \
-    PROMETHEUS_MONITORING_ENABLED=false \
-    GRPC_PORT="$WV_GRPC_PORT" \
-    CLUSTER_HOSTNAME=node1 \
-    CLUSTER_IN_LOCALHOST=true \
-    CLUSTER_BIND_ADDR="$CHSR_HOST" \
-    CLUSTER_ADVERTISE_ADDR="$CHSR_HOST" \
-    CLUSTER_GOSSIP_BIND_PORT="$WV_GOSSIP_PORT" \
-    CLUSTER_DATA_BIND_PORT="$WV_DATA_PORT" \
-    RAFT_PORT="$WV_RAFT_PORT" \
-    RAFT_INTERNAL_RPC_PORT="$WV_RAFT_RPC_PORT" \
-    RAFT_BOOTSTRAP_EXPECT=1 \
-    LOG_LEVEL="${CHSR_WEAVIATE_LOG_LEVEL:-info}" \
+  wv_env node1 "$WV_DATA" "$WV_GRPC_PORT" "$WV_GOSSIP_PORT" "$WV_DATA_PORT" "$WV_RAFT_PORT" "$WV_RAFT_RPC_PORT" 1
+  nohup env "${WV_ENV[@]}" \
     "$WV_BIN/weaviate-server" --host "$CHSR_HOST" --port "$WV_HTTP_PORT" --scheme http \
     {CHSR_LOCK_FD}>&- </dev/null >>"$WV_LOG" 2>&1 &
   echo $! >"$WV_PIDFILE"
