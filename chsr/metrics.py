@@ -29,6 +29,9 @@ REQUESTS = Counter("chsr_requests_total", "Gateway searches by pipeline and stat
 RELAXATION_STEPS = Counter(
     "chsr_relaxation_steps_total", "Ladder steps attempted by the gateway.", ["pipeline", "step"],
 )
+QUERY_VECTORS = Counter("chsr_dense_query_vectors_total",
+                        "Query vectors the dense leg searched with, by where they came from: encoded, cached (its LRU) "
+                        "or carried (sent back by the gateway from an earlier call of the same request).", ["source"])
 RESULTS = Counter("chsr_results_total", "Results returned, by the ladder step that produced them.", ["pipeline", "step"])
 LEAKAGE_FLAGGED = Counter(
     "chsr_leakage_flagged_results_total", "Returned results that violate the W0 scope (flagged).", ["pipeline"],

@@ -34,6 +34,7 @@ from gateway.request import SearchPlan
 from gateway.step import StepResult, StepRunner
 from gateway.stubs import StageStubs
 from gateway.translations import order_by_language
+from gateway.vectors import QueryVectors
 
 log = logging.getLogger(__name__)
 STAMPEDE_WAIT_S = 0.15   # how long a request waits for another's computation of the same key
@@ -173,7 +174,8 @@ class SearchService:
             CACHE_EVENTS.labels("bypass").inc()
 
     # ---- gate ----------------------------------------------------------------
-    def _gate(self, plan: SearchPlan, budget: Budget, timings: dict[str, float], degraded: list[str]) -> GateOutcome:
+    def _gate(self, plan: SearchPlan, budget: Budget, timings: dict[str, float], degraded: list[str],
+              vectors: QueryVectors) -> GateOutcome:
         pipeline, request = plan.pipeline, plan.request
         if pipeline.gate == "none":
             step = common_pb2.LadderStep(step=W0, description="ungated")
@@ -185,7 +187,7 @@ class SearchService:
                                    expand_query=pipeline.expansion)
         depth = self._settings.gate_probe_depth
         if extract and depth > 0:  # the evidence: what the query matches in the whole index
-            probe, timings["probe"] = self._steps.probe(request.query, LEGS, depth, budget)
+            probe, timings["probe"] = self._steps.probe(request.query, LEGS, depth, budget, vectors)
             req.probe.extend(probe)
         start = time.perf_counter()
         try:
@@ -211,7 +213,8 @@ class SearchService:
         pipeline, k = plan.pipeline, plan.k
         timings: dict[str, float] = {s: 0.0 for s in SEARCH_STAGES}
         degraded: list[str] = []
-        gate = self._gate(plan, budget, timings, degraded)
+        vectors = QueryVectors()  # each query text is encoded once per request
+        gate = self._gate(plan, budget, timings, degraded, vectors)
         stems = topic_stems(gate.topic_terms)
         response = gateway_pb2.SearchResponse(scope=gate.scope, confidence=gate.confidence, pipeline=pipeline.name,
                                               expanded_query=gate.query, index_generation=self._cache_generation())
@@ -233,7 +236,7 @@ class SearchService:
         narrowest: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]] | None = None
         for i, step in enumerate(gate.ladder):
             flt = gate.scope if pipeline.post_filter else step.filter
-            outcome = self._steps.run(gate.query, step, flt, gate.scope, pipeline, k, budget, preference)
+            outcome = self._steps.run(gate.query, step, flt, gate.scope, pipeline, k, budget, preference, vectors)
             for stage, ms in outcome.timings.items():
                 timings[stage] = timings.get(stage, 0.0) + ms
             degraded.extend(d for d in outcome.degraded if d not in degraded)

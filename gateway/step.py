@@ -26,6 +26,7 @@ from gateway.budget import Budget
 from gateway.pipelines import PipelineConfig
 from gateway.preference import Preference, rank_by_preference
 from gateway.stubs import StageStubs
+from gateway.vectors import QueryVectors
 
 log = logging.getLogger(__name__)
 
@@ -74,14 +75,16 @@ class StepRunner:
                 raise FailedPrecondition(f"pipeline '{pipeline.name}' needs leg '{leg}': {reason}")
 
     def run(self, query: str, step: common_pb2.LadderStep, flt: common_pb2.Scope, scope: common_pb2.Scope,
-            pipeline: PipelineConfig, k: int, budget: Budget, preference: Preference = Preference()) -> StepResult:
+            pipeline: PipelineConfig, k: int, budget: Budget, preference: Preference = Preference(),
+            vectors: QueryVectors | None = None) -> StepResult:
         """``flt`` is what the legs filter by (the step's filter; B+ filters after retrieval by
         the W0 scope instead); ``scope`` is the W0 scope the curriculum reranker aligns with;
-        ``preference`` re-ranks the whole fused list by the gate's uncertain fields."""
+        ``preference`` re-ranks the whole fused list by the gate's uncertain fields; ``vectors`` are
+        the request's query embeddings so far (the dense legs encode each query text once)."""
         out = StepResult(candidates=[])
         legs = (LEXICAL_LEG,) if step.lexical_only else pipeline.legs
         lists = self._retrieve(query, flt, legs, pipeline, max(k, pipeline.depth), budget, out,
-                               with_metadata=bool(preference))
+                               with_metadata=bool(preference), vectors=vectors or QueryVectors())
         keep = max(k, pipeline.rerank_pool) if pipeline.rerank else k  # what rerank sees, else the answer
         if preference:
             fused = rank_by_preference(self._fuse(query, lists, pipeline, 0, budget, out), preference)[:keep]
@@ -91,16 +94,19 @@ class StepRunner:
         out.candidates = self._rerank(query, fused, scope, pipeline, k, budget, out)
         return out
 
-    def probe(self, query: str, legs: tuple[str, ...], depth: int, budget: Budget) -> tuple[list[gate_pb2.ProbeHit], float]:
+    def probe(self, query: str, legs: tuple[str, ...], depth: int, budget: Budget,
+              vectors: QueryVectors | None = None) -> tuple[list[gate_pb2.ProbeHit], float]:
         """The gate's evidence: each leg's unfiltered top ``depth`` with metadata, in parallel.
         A leg that fails is left out (its failure shows again, flagged, in the retrieval itself);
-        returns the hits and the wall time in ms."""
+        returns the hits and the wall time in ms. The dense legs' query vectors go into ``vectors``."""
         start = time.perf_counter()
         timeout = budget.for_stage("probe")
+        vectors = vectors if vectors is not None else QueryVectors()
         futures = {}
         for leg in legs:
             stub, model = self._stubs.leg(leg)
             req = retriever_pb2.RetrieveRequest(query=query, k=depth, model=model, include_metadata=True)
+            vectors.prepare(leg, req)
             futures[leg] = self._executor.submit(_timed, stub.Retrieve, req, timeout)
         hits: list[gate_pb2.ProbeHit] = []
         for leg, fut in futures.items():
@@ -110,19 +116,22 @@ class StepRunner:
                 BACKEND_ERRORS.labels(f"{leg}_probe", exc.code().name.lower()).inc()
                 log.warning("probe leg failed", extra={"leg": leg, "code": exc.code().name})
                 continue
+            vectors.learn(leg, query, resp)
             hits.extend(gate_pb2.ProbeHit(leg=leg, rank=c.rank, score=c.score, doc_id=c.doc_id,
                                           metadata=c.document.metadata) for c in resp.candidates)
         return hits, (time.perf_counter() - start) * 1000
 
     def _retrieve(self, query: str, flt: common_pb2.Scope, legs: tuple[str, ...], pipeline: PipelineConfig,
-                  depth: int, budget: Budget, out: StepResult,
-                  with_metadata: bool = False) -> dict[str, list[common_pb2.Candidate]]:
+                  depth: int, budget: Budget, out: StepResult, with_metadata: bool = False,
+                  vectors: QueryVectors | None = None) -> dict[str, list[common_pb2.Candidate]]:
         timeout = budget.for_stage("retrieve")
+        vectors = vectors if vectors is not None else QueryVectors()
         futures = {}
         for leg in legs:
             stub, model = self._stubs.leg(leg)
             req = retriever_pb2.RetrieveRequest(query=query, filter=flt, k=depth, post_filter=pipeline.post_filter,
                                                 exact=pipeline.exact, model=model, include_metadata=with_metadata)
+            vectors.prepare(leg, req)
             futures[leg] = self._executor.submit(_timed, stub.Retrieve, req, timeout)
         lists: dict[str, list[common_pb2.Candidate]] = {}
         errors: list[grpc.RpcError] = []
@@ -137,6 +146,7 @@ class StepRunner:
                                                            "details": (exc.details() or "")[:300]})
                 continue
             out.add_time(leg, ms)
+            vectors.learn(leg, query, resp)
             lists[leg] = list(resp.candidates)
         if not lists:
             raise _failed("all retrieval legs failed", errors)

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from chsr.v1 import common_pb2 as chsr_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63hsr/v1/retriever.proto\x12\x07\x63hsr.v1\x1a\x14\x63hsr/v1/common.proto\"\xb3\x01\n\x0fRetrieveRequest\x12\r\n\x05query\x18\x01 \x01(\t\x12\x1e\n\x06\x66ilter\x18\x02 \x01(\x0b\x32\x0e.chsr.v1.Scope\x12\t\n\x01k\x18\x03 \x01(\x05\x12\x19\n\x11include_documents\x18\x04 \x01(\x08\x12\x13\n\x0bpost_filter\x18\x05 \x01(\x08\x12\r\n\x05\x65xact\x18\x06 \x01(\x08\x12\r\n\x05model\x18\x07 \x01(\t\x12\x18\n\x10include_metadata\x18\x08 \x01(\x08\"p\n\x10RetrieveResponse\x12&\n\ncandidates\x18\x01 \x03(\x0b\x32\x12.chsr.v1.Candidate\x12\x0f\n\x07\x62\x61\x63kend\x18\x02 \x01(\t\x12\x12\n\ngeneration\x18\x03 \x01(\x03\x12\x0f\n\x07took_ms\x18\x04 \x01(\x01\"5\n\rUpsertRequest\x12$\n\tdocuments\x18\x01 \x03(\x0b\x32\x11.chsr.v1.Document\"l\n\x0eUpsertResponse\x12\x0f\n\x07indexed\x18\x01 \x01(\x05\x12\x11\n\tunchanged\x18\x02 \x01(\x05\x12\"\n\x06\x65rrors\x18\x03 \x03(\x0b\x32\x12.chsr.v1.ItemError\x12\x12\n\ngeneration\x18\x04 \x01(\x03\")\n\x16\x44\x65leteDocumentsRequest\x12\x0f\n\x07\x64oc_ids\x18\x01 \x03(\t\">\n\x17\x44\x65leteDocumentsResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\x05\x12\x12\n\ngeneration\x18\x02 \x01(\x03\"\x0e\n\x0cStatsRequest\"\xad\x01\n\rStatsResponse\x12\x0f\n\x07\x62\x61\x63kend\x18\x01 \x01(\t\x12\x11\n\tdocuments\x18\x02 \x01(\x03\x12\x12\n\ngeneration\x18\x03 \x01(\x03\x12\x34\n\x07\x64\x65tails\x18\x04 \x03(\x0b\x32#.chsr.v1.StatsResponse.DetailsEntry\x1a.\n\x0c\x44\x65tailsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"L\n\x0eListIdsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x0e\n\x06source\x18\x02 \x01(\t\x12\x17\n\x0finclude_details\x18\x03 \x01(\x08\"K\n\x0fListIdsResponse\x12\x0f\n\x07\x64oc_ids\x18\x01 \x03(\t\x12\x16\n\x0e\x63ontent_hashes\x18\x02 \x03(\t\x12\x0f\n\x07sources\x18\x03 \x03(\t\"&\n\x13GetDocumentsRequest\x12\x0f\n\x07\x64oc_ids\x18\x01 \x03(\t\"<\n\x14GetDocumentsResponse\x12$\n\tdocuments\x18\x01 \x03(\x0b\x32\x11.chsr.v1.Document2\xa9\x03\n\x10RetrieverService\x12?\n\x08Retrieve\x12\x18.chsr.v1.RetrieveRequest\x1a\x19.chsr.v1.RetrieveResponse\x12\x39\n\x06Upsert\x12\x16.chsr.v1.UpsertRequest\x1a\x17.chsr.v1.UpsertResponse\x12T\n\x0f\x44\x65leteDocuments\x12\x1f.chsr.v1.DeleteDocumentsRequest\x1a .chsr.v1.DeleteDocumentsResponse\x12\x36\n\x05Stats\x12\x15.chsr.v1.StatsRequest\x1a\x16.chsr.v1.StatsResponse\x12>\n\x07ListIds\x12\x17.chsr.v1.ListIdsRequest\x1a\x18.chsr.v1.ListIdsResponse0\x01\x12K\n\x0cGetDocuments\x12\x1c.chsr.v1.GetDocumentsRequest\x1a\x1d.chsr.v1.GetDocumentsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63hsr/v1/retriever.proto\x12\x07\x63hsr.v1\x1a\x14\x63hsr/v1/common.proto\"\xe6\x01\n\x0fRetrieveRequest\x12\r\n\x05query\x18\x01 \x01(\t\x12\x1e\n\x06\x66ilter\x18\x02 \x01(\x0b\x32\x0e.chsr.v1.Scope\x12\t\n\x01k\x18\x03 \x01(\x05\x12\x19\n\x11include_documents\x18\x04 \x01(\x08\x12\x13\n\x0bpost_filter\x18\x05 \x01(\x08\x12\r\n\x05\x65xact\x18\x06 \x01(\x08\x12\r\n\x05model\x18\x07 \x01(\t\x12\x18\n\x10include_metadata\x18\x08 \x01(\x08\x12\x14\n\x0cquery_vector\x18\t \x03(\x02\x12\x1b\n\x13return_query_vector\x18\n \x01(\x08\"\x86\x01\n\x10RetrieveResponse\x12&\n\ncandidates\x18\x01 \x03(\x0b\x32\x12.chsr.v1.Candidate\x12\x0f\n\x07\x62\x61\x63kend\x18\x02 \x01(\t\x12\x12\n\ngeneration\x18\x03 \x01(\x03\x12\x0f\n\x07took_ms\x18\x04 \x01(\x01\x12\x14\n\x0cquery_vector\x18\x05 \x03(\x02\"5\n\rUpsertRequest\x12$\n\tdocuments\x18\x01 \x03(\x0b\x32\x11.chsr.v1.Document\"l\n\x0eUpsertResponse\x12\x0f\n\x07indexed\x18\x01 \x01(\x05\x12\x11\n\tunchanged\x18\x02 \x01(\x05\x12\"\n\x06\x65rrors\x18\x03 \x03(\x0b\x32\x12.chsr.v1.ItemError\x12\x12\n\ngeneration\x18\x04 \x01(\x03\")\n\x16\x44\x65leteDocumentsRequest\x12\x0f\n\x07\x64oc_ids\x18\x01 \x03(\t\">\n\x17\x44\x65leteDocumentsResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\x05\x12\x12\n\ngeneration\x18\x02 \x01(\x03\"\x0e\n\x0cStatsRequest\"\xad\x01\n\rStatsResponse\x12\x0f\n\x07\x62\x61\x63kend\x18\x01 \x01(\t\x12\x11\n\tdocuments\x18\x02 \x01(\x03\x12\x12\n\ngeneration\x18\x03 \x01(\x03\x12\x34\n\x07\x64\x65tails\x18\x04 \x03(\x0b\x32#.chsr.v1.StatsResponse.DetailsEntry\x1a.\n\x0c\x44\x65tailsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"L\n\x0eListIdsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x0e\n\x06source\x18\x02 \x01(\t\x12\x17\n\x0finclude_details\x18\x03 \x01(\x08\"K\n\x0fListIdsResponse\x12\x0f\n\x07\x64oc_ids\x18\x01 \x03(\t\x12\x16\n\x0e\x63ontent_hashes\x18\x02 \x03(\t\x12\x0f\n\x07sources\x18\x03 \x03(\t\"&\n\x13GetDocumentsRequest\x12\x0f\n\x07\x64oc_ids\x18\x01 \x03(\t\"<\n\x14GetDocumentsResponse\x12$\n\tdocuments\x18\x01 \x03(\x0b\x32\x11.chsr.v1.Document2\xa9\x03\n\x10RetrieverService\x12?\n\x08Retrieve\x12\x18.chsr.v1.RetrieveRequest\x1a\x19.chsr.v1.RetrieveResponse\x12\x39\n\x06Upsert\x12\x16.chsr.v1.UpsertRequest\x1a\x17.chsr.v1.UpsertResponse\x12T\n\x0f\x44\x65leteDocuments\x12\x1f.chsr.v1.DeleteDocumentsRequest\x1a .chsr.v1.DeleteDocumentsResponse\x12\x36\n\x05Stats\x12\x15.chsr.v1.StatsRequest\x1a\x16.chsr.v1.StatsResponse\x12>\n\x07ListIds\x12\x17.chsr.v1.ListIdsRequest\x1a\x18.chsr.v1.ListIdsResponse0\x01\x12K\n\x0cGetDocuments\x12\x1c.chsr.v1.GetDocumentsRequest\x1a\x1d.chsr.v1.GetDocumentsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,31 +35,31 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_STATSRESPONSE_DETAILSENTRY']._loaded_options = None
   _globals['_STATSRESPONSE_DETAILSENTRY']._serialized_options = b'8\001'
   _globals['_RETRIEVEREQUEST']._serialized_start=59
-  _globals['_RETRIEVEREQUEST']._serialized_end=238
-  _globals['_RETRIEVERESPONSE']._serialized_start=240
-  _globals['_RETRIEVERESPONSE']._serialized_end=352
-  _globals['_UPSERTREQUEST']._serialized_start=354
-  _globals['_UPSERTREQUEST']._serialized_end=407
-  _globals['_UPSERTRESPONSE']._serialized_start=409
-  _globals['_UPSERTRESPONSE']._serialized_end=517
-  _globals['_DELETEDOCUMENTSREQUEST']._serialized_start=519
-  _globals['_DELETEDOCUMENTSREQUEST']._serialized_end=560
-  _globals['_DELETEDOCUMENTSRESPONSE']._serialized_start=562
-  _globals['_DELETEDOCUMENTSRESPONSE']._serialized_end=624
-  _globals['_STATSREQUEST']._serialized_start=626
-  _globals['_STATSREQUEST']._serialized_end=640
-  _globals['_STATSRESPONSE']._serialized_start=643
-  _globals['_STATSRESPONSE']._serialized_end=816
-  _globals['_STATSRESPONSE_DETAILSENTRY']._serialized_start=770
-  _globals['_STATSRESPONSE_DETAILSENTRY']._serialized_end=816
-  _globals['_LISTIDSREQUEST']._serialized_start=818
-  _globals['_LISTIDSREQUEST']._serialized_end=894
-  _globals['_LISTIDSRESPONSE']._serialized_start=896
-  _globals['_LISTIDSRESPONSE']._serialized_end=971
-  _globals['_GETDOCUMENTSREQUEST']._serialized_start=973
-  _globals['_GETDOCUMENTSREQUEST']._serialized_end=1011
-  _globals['_GETDOCUMENTSRESPONSE']._serialized_start=1013
-  _globals['_GETDOCUMENTSRESPONSE']._serialized_end=1073
-  _globals['_RETRIEVERSERVICE']._serialized_start=1076
-  _globals['_RETRIEVERSERVICE']._serialized_end=1501
+  _globals['_RETRIEVEREQUEST']._serialized_end=289
+  _globals['_RETRIEVERESPONSE']._serialized_start=292
+  _globals['_RETRIEVERESPONSE']._serialized_end=426
+  _globals['_UPSERTREQUEST']._serialized_start=428
+  _globals['_UPSERTREQUEST']._serialized_end=481
+  _globals['_UPSERTRESPONSE']._serialized_start=483
+  _globals['_UPSERTRESPONSE']._serialized_end=591
+  _globals['_DELETEDOCUMENTSREQUEST']._serialized_start=593
+  _globals['_DELETEDOCUMENTSREQUEST']._serialized_end=634
+  _globals['_DELETEDOCUMENTSRESPONSE']._serialized_start=636
+  _globals['_DELETEDOCUMENTSRESPONSE']._serialized_end=698
+  _globals['_STATSREQUEST']._serialized_start=700
+  _globals['_STATSREQUEST']._serialized_end=714
+  _globals['_STATSRESPONSE']._serialized_start=717
+  _globals['_STATSRESPONSE']._serialized_end=890
+  _globals['_STATSRESPONSE_DETAILSENTRY']._serialized_start=844
+  _globals['_STATSRESPONSE_DETAILSENTRY']._serialized_end=890
+  _globals['_LISTIDSREQUEST']._serialized_start=892
+  _globals['_LISTIDSREQUEST']._serialized_end=968
+  _globals['_LISTIDSRESPONSE']._serialized_start=970
+  _globals['_LISTIDSRESPONSE']._serialized_end=1045
+  _globals['_GETDOCUMENTSREQUEST']._serialized_start=1047
+  _globals['_GETDOCUMENTSREQUEST']._serialized_end=1085
+  _globals['_GETDOCUMENTSRESPONSE']._serialized_start=1087
+  _globals['_GETDOCUMENTSRESPONSE']._serialized_end=1147
+  _globals['_RETRIEVERSERVICE']._serialized_start=1150
+  _globals['_RETRIEVERSERVICE']._serialized_end=1575
 # @@protoc_insertion_point(module_scope)

@@ -8,7 +8,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class RetrieveRequest(_message.Message):
-    __slots__ = ("query", "filter", "k", "include_documents", "post_filter", "exact", "model", "include_metadata")
+    __slots__ = ("query", "filter", "k", "include_documents", "post_filter", "exact", "model", "include_metadata", "query_vector", "return_query_vector")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     FILTER_FIELD_NUMBER: _ClassVar[int]
     K_FIELD_NUMBER: _ClassVar[int]
@@ -17,6 +17,8 @@ class RetrieveRequest(_message.Message):
     EXACT_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_METADATA_FIELD_NUMBER: _ClassVar[int]
+    QUERY_VECTOR_FIELD_NUMBER: _ClassVar[int]
+    RETURN_QUERY_VECTOR_FIELD_NUMBER: _ClassVar[int]
     query: str
     filter: _common_pb2.Scope
     k: int
@@ -25,19 +27,23 @@ class RetrieveRequest(_message.Message):
     exact: bool
     model: str
     include_metadata: bool
-    def __init__(self, query: _Optional[str] = ..., filter: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., k: _Optional[int] = ..., include_documents: _Optional[bool] = ..., post_filter: _Optional[bool] = ..., exact: _Optional[bool] = ..., model: _Optional[str] = ..., include_metadata: _Optional[bool] = ...) -> None: ...
+    query_vector: _containers.RepeatedScalarFieldContainer[float]
+    return_query_vector: bool
+    def __init__(self, query: _Optional[str] = ..., filter: _Optional[_Union[_common_pb2.Scope, _Mapping]] = ..., k: _Optional[int] = ..., include_documents: _Optional[bool] = ..., post_filter: _Optional[bool] = ..., exact: _Optional[bool] = ..., model: _Optional[str] = ..., include_metadata: _Optional[bool] = ..., query_vector: _Optional[_Iterable[float]] = ..., return_query_vector: _Optional[bool] = ...) -> None: ...
 
 class RetrieveResponse(_message.Message):
-    __slots__ = ("candidates", "backend", "generation", "took_ms")
+    __slots__ = ("candidates", "backend", "generation", "took_ms", "query_vector")
     CANDIDATES_FIELD_NUMBER: _ClassVar[int]
     BACKEND_FIELD_NUMBER: _ClassVar[int]
     GENERATION_FIELD_NUMBER: _ClassVar[int]
     TOOK_MS_FIELD_NUMBER: _ClassVar[int]
+    QUERY_VECTOR_FIELD_NUMBER: _ClassVar[int]
     candidates: _containers.RepeatedCompositeFieldContainer[_common_pb2.Candidate]
     backend: str
     generation: int
     took_ms: float
-    def __init__(self, candidates: _Optional[_Iterable[_Union[_common_pb2.Candidate, _Mapping]]] = ..., backend: _Optional[str] = ..., generation: _Optional[int] = ..., took_ms: _Optional[float] = ...) -> None: ...
+    query_vector: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, candidates: _Optional[_Iterable[_Union[_common_pb2.Candidate, _Mapping]]] = ..., backend: _Optional[str] = ..., generation: _Optional[int] = ..., took_ms: _Optional[float] = ..., query_vector: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class UpsertRequest(_message.Message):
     __slots__ = ("documents",)

@@ -13,6 +13,8 @@ import numpy as np
 
 from chsr.config import PassageMode
 from chsr.documents import Doc
+from chsr.errors import InvalidArgument
+from chsr.metrics import QUERY_VECTORS
 from chsr.scope import Scope
 from services.dense.batcher import MicroBatcher
 from services.dense.encoder import Encoder
@@ -44,7 +46,9 @@ class DenseLeg:
     def encode_query(self, query: str) -> np.ndarray:
         cached = self.query_cache.get(query)
         if cached is not None:
+            QUERY_VECTORS.labels("cached").inc()
             return cached
+        QUERY_VECTORS.labels("encoded").inc()
         if self.batcher is not None:
             vector = self.batcher.encode(query, timeout=ENCODE_WAIT_S)
         else:
@@ -52,8 +56,20 @@ class DenseLeg:
         self.query_cache.put(query, vector)
         return vector
 
-    def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str) -> list[Hit]:
-        return self.backend.search(self.encode_query(query), flt, k, exact=exact, with_docs=with_docs)
+    def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str,
+               vector: Sequence[float] | None = None) -> list[Hit]:
+        return self.backend.search(self.encode_query(query) if vector is None else vector, flt, k,
+                                   exact=exact, with_docs=with_docs)
+
+    def embed(self, query: str) -> np.ndarray:
+        return self.encode_query(query)
+
+    def accept_vector(self, vector: Sequence[float]) -> np.ndarray:
+        """A vector the request carries (an earlier call's ``embed``): checked against this encoder."""
+        if len(vector) != self.encoder.dim:
+            raise InvalidArgument("query_vector", f"has {len(vector)} dimensions; this leg's encoder makes {self.encoder.dim}")
+        QUERY_VECTORS.labels("carried").inc()
+        return np.asarray(vector, dtype=np.float32)
 
     def upsert(self, docs: list[Doc]) -> UpsertResult:
         if self.backend.passage_mode is PassageMode.MAXP:

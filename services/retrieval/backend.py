@@ -84,7 +84,20 @@ class RetrievalLeg(Protocol):
     #: Scoring models this leg offers (``RetrieveRequest.model``); the first is the default.
     models: tuple[str, ...]
 
-    def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str) -> list[Hit]: ...
+    def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str,
+               vector: Sequence[float] | None = None) -> list[Hit]:
+        """``vector``: the query's embedding from an earlier call of the same request (dense legs search
+        with it instead of encoding ``query``; lexical legs ignore it)."""
+        ...
+
+    def embed(self, query: str) -> Sequence[float] | None:
+        """The query's embedding, for the request's later calls; None for a leg that does not embed."""
+        ...
+
+    def accept_vector(self, vector: Sequence[float]) -> Sequence[float] | None:
+        """A vector the request carries (``RetrieveRequest.query_vector``), checked (INVALID_ARGUMENT when it
+        does not fit this leg's encoder); None for a leg that does not embed (it ignores the vector)."""
+        ...
 
     def upsert(self, docs: list[Doc]) -> UpsertResult: ...
 

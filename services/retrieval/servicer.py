@@ -14,6 +14,7 @@ import time
 from typing import Iterator, Sequence
 
 import grpc
+import numpy as np
 
 from chsr.documents import Doc, validate_batch
 from chsr.errors import InvalidArgument
@@ -90,21 +91,28 @@ class RetrieverServicer(retriever_pb2_grpc.RetrieverServiceServicer):
         flt = Scope.from_proto(request.filter)
         start = time.perf_counter()
         with_docs = request.include_documents or request.include_metadata or request.post_filter
+        # the query's embedding: carried from an earlier call of the request, else made once here if asked for
+        vector = self.leg.accept_vector(request.query_vector) if request.query_vector else None
+        if vector is None and request.return_query_vector:
+            vector = self.leg.embed(request.query)
 
         def search() -> tuple[list[Hit], int]:
             if request.post_filter:  # the filter needs each hit's metadata, so documents are fetched
                 hits = [h for h in self.leg.search(request.query, Scope(), request.k, exact=request.exact,
-                                                   with_docs=True, model=model)
+                                                   with_docs=True, model=model, vector=vector)
                         if h.doc is not None and flt.admits(h.doc.metadata)]
             else:
                 hits = self.leg.search(request.query, flt, request.k, exact=request.exact,
-                                       with_docs=with_docs, model=model)
+                                       with_docs=with_docs, model=model, vector=vector)
             return hits, self._search_generation()
 
         hits, generation = self._guarded(search)
         took = (time.perf_counter() - start) * 1000
-        return hits_to_response(hits, self.backend.name, generation, took, request.include_documents,
-                                request.include_metadata)
+        out = hits_to_response(hits, self.backend.name, generation, took, request.include_documents,
+                               request.include_metadata)
+        if request.return_query_vector and vector is not None:
+            out.query_vector.extend(np.asarray(vector, dtype=np.float32).tolist())
+        return out
 
     def Upsert(self, request: retriever_pb2.UpsertRequest,
                context: grpc.ServicerContext) -> retriever_pb2.UpsertResponse:

@@ -3,6 +3,8 @@ in-server lexical models TF-IDF and PPMI (seed 003 #2, #9) over the same documen
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from chsr.documents import Doc
 from chsr.scope import Scope
 from services.retrieval.backend import Hit, SparseBackend, UpsertResult
@@ -16,10 +18,17 @@ class SparseLeg:
         self.backend = backend
         self.lexical = LexicalModels(backend.snapshot, backend.generation)  # type: ignore[attr-defined]
 
-    def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str) -> list[Hit]:
+    def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str,
+               vector: Sequence[float] | None = None) -> list[Hit]:
         if model == "bm25":
             return self.backend.search(query, flt, k, with_docs=with_docs)
         return self.lexical.search(model, query, flt, k)
+
+    def embed(self, query: str) -> None:
+        return None
+
+    def accept_vector(self, vector: object) -> None:
+        return None  # lexical: nothing to carry between calls
 
     def upsert(self, docs: list[Doc]) -> UpsertResult:
         try:

@@ -156,3 +156,27 @@ def test_metadata_only_candidates_for_the_gate_probe(retriever):
     resp = stub.Retrieve(retriever_pb2.RetrieveRequest(query=DOCS[5].text, k=4, include_metadata=True), timeout=30)
     assert resp.candidates and all(c.document.id == c.doc_id and not c.document.text for c in resp.candidates)
     assert resp.candidates[0].document.metadata.subject == DOCS[5].metadata["subject"]
+
+
+def test_the_query_vector_is_returned_once_and_carried_back(retriever):
+    """Issue 22: a request encodes its query once. The dense leg returns the vector it searched with and,
+    sent back, searches with it to the same answer; a lexical leg returns none and ignores one."""
+    kind, _, stub = retriever
+    query = DOCS[3].text
+    first = stub.Retrieve(retriever_pb2.RetrieveRequest(query=query, k=10, return_query_vector=True), timeout=30)
+    if kind == "sparse":
+        assert not first.query_vector
+        carried = stub.Retrieve(retriever_pb2.RetrieveRequest(query=query, k=10, query_vector=[0.5] * 7), timeout=30)
+        assert [c.doc_id for c in carried.candidates] == [c.doc_id for c in first.candidates]
+        return
+    assert len(first.query_vector) == 384
+    carried = stub.Retrieve(retriever_pb2.RetrieveRequest(query=query, k=10, query_vector=first.query_vector), timeout=30)
+    assert [c.doc_id for c in carried.candidates] == [c.doc_id for c in first.candidates]
+    assert [round(c.score, 5) for c in carried.candidates] == [round(c.score, 5) for c in first.candidates]
+    # the vector, not the text, decides: another document's vector finds that document first
+    other = stub.Retrieve(retriever_pb2.RetrieveRequest(query=DOCS[40].text, k=1, return_query_vector=True), timeout=30)
+    swapped = stub.Retrieve(retriever_pb2.RetrieveRequest(query=query, k=1, query_vector=other.query_vector), timeout=30)
+    assert swapped.candidates[0].doc_id == other.candidates[0].doc_id
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Retrieve(retriever_pb2.RetrieveRequest(query=query, k=10, query_vector=[0.1] * 7), timeout=30)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "query_vector" in err.value.details()

@@ -189,3 +189,30 @@ def test_plain_stub_without_a_deadline_gets_the_same_answer(mesh):
         assert stub.Delete(gateway_pb2.DeleteRequest(doc_ids=["e2e-no-deadline"])).deleted == 1
     finally:
         channel.close()
+
+
+def _query_vectors(mesh) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    body = urllib.request.urlopen(mesh.metrics_url("dense"), timeout=5).read().decode()
+    out: dict[str, float] = {"encoded": 0.0, "cached": 0.0, "carried": 0.0}
+    for line in body.splitlines():
+        if line.startswith("chsr_dense_query_vectors_total{"):
+            out[line.split('source="', 1)[1].split('"', 1)[0]] = float(line.split()[-1])
+    return out
+
+
+@pytest.mark.parametrize("pipeline", ["C", "E"])
+def test_each_query_text_is_encoded_once_per_request(mesh, pipeline):
+    """Issue 22: the probe's query vector is carried to the ladder's dense calls, so a request never needs the
+    dense service's LRU (which another replica would not share): each query text is encoded once (the probe's;
+    E's expansion is a second text) and every later dense call carries its vector."""
+    client = GatewayClient(mesh.gateway)
+    query = f"how does the speed of a falling ball change ({pipeline} encode-once check)"
+    before = _query_vectors(mesh)
+    resp = client.search(query, k=5, pipeline=pipeline, no_cache=True)
+    assert resp.results and not resp.degraded
+    after = _query_vectors(mesh)
+    delta = {k: after[k] - before[k] for k in after}
+    texts = 1 if resp.expanded_query == query else 2
+    dense_calls = 1 + sum(1 for s in resp.relaxation_trace)  # the probe + one per ladder step tried
+    assert delta["encoded"] == texts and delta["cached"] == 0, delta
+    assert delta["carried"] == dense_calls - texts, (delta, dense_calls)

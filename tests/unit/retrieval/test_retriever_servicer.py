@@ -56,8 +56,15 @@ class FakeLeg:
     def __init__(self, backend: CountingBackend) -> None:
         self.backend = backend
 
-    def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str) -> list[Hit]:
+    def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str,
+               vector: object = None) -> list[Hit]:
         return [Hit(doc_id="d1", score=1.0, doc=None)]
+
+    def embed(self, query: str) -> None:
+        return None
+
+    def accept_vector(self, vector: object) -> None:
+        return None
 
     def upsert(self, docs: list[Doc]) -> UpsertResult:
         return self.backend.upsert(docs)
