@@ -59,6 +59,21 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, default=Path("benchmarks/load"))
     p.set_defaults(func=cmd_load)
 
+    p = bsub.add_parser("profile", help="py-spy on every Python server under load: CPU-ms per request by stage, "
+                                        "process and library; writes profile.json, README.md, raw stacks")
+    p.add_argument("--pipelines", type=_names, default=["C", "E"], help="comma-separated (default C,E)")
+    p.add_argument("--concurrency", type=_ints, default=[1, 8], help="comma-separated (default 1,8)")
+    p.add_argument("--duration", type=float, default=8.0, help="seconds per profiled run (default 8)")
+    p.add_argument("--queries", choices=SOURCES, default="mixed")
+    p.add_argument("--max-queries", type=int, default=1000)
+    p.add_argument("--gateway", default=None, help=f"gateway to drive (default {get_settings().gateway})")
+    p.add_argument("--start-mesh", action="store_true", help="start our own mesh and ingest --corpus")
+    p.add_argument("--backend", choices=["embedded", "engines"], default="embedded")
+    p.add_argument("--corpus", type=Path, action="append", default=[])
+    p.add_argument("--rate", type=int, default=100, help="py-spy samples per second (default 100)")
+    p.add_argument("--out", type=Path, default=Path("benchmarks/profile"))
+    p.set_defaults(func=cmd_profile)
+
     p = bsub.add_parser("levers", help="encoder levers only (in-process): micro-batching, ONNX int8, nDCG cost")
     p.add_argument("--concurrency", type=_ints, default=[1, 4, 8])
     p.add_argument("--duration", type=float, default=5.0)
@@ -84,6 +99,19 @@ def cmd_load(args: argparse.Namespace) -> int:
     failed = sum(sum(r["errors"].values()) for r in report["runs"])  # type: ignore[union-attr]
     runs = len(report["runs"])  # type: ignore[arg-type]
     sys.stdout.write(f"wrote {args.out}/README.md, report.json and plots ({runs} runs, {failed} failed requests)\n")
+    return 0
+
+
+def cmd_profile(args: argparse.Namespace) -> int:
+    from tools.bench.profile import ProfileConfig, run_profile
+
+    logging.getLogger("chsr").setLevel(logging.INFO)
+    cfg = ProfileConfig(pipelines=args.pipelines, concurrency=args.concurrency, duration_s=args.duration,
+                        queries=args.queries, max_queries=args.max_queries, gateway=args.gateway,
+                        start_mesh=args.start_mesh, backend=args.backend, corpora=args.corpus,
+                        rate_hz=args.rate, out=args.out)
+    report = run_profile(cfg)
+    sys.stdout.write(f"wrote {args.out}/README.md and profile.json ({len(report['runs'])} runs)\n")  # type: ignore[arg-type]
     return 0
 
 
