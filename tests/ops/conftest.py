@@ -42,12 +42,15 @@ def _versions_env(name: str, default: str) -> str:
 
 
 def prometheus_binary(name: str) -> Path | None:
-    """``prometheus`` or ``promtool`` as built by ``deploy/local/engines.sh install prometheus``."""
+    """``prometheus`` or ``promtool``: ``CHSR_<NAME>_BIN``, else ``deploy/local/tools.sh``'s build, else the one
+    ``deploy/local/engines.sh install prometheus`` put on the PATH (Debian's)."""
     env = os.environ.get(f"CHSR_{name.upper()}_BIN")
     if env:
         return Path(env) if Path(env).is_file() else None
     version = _versions_env("CHSR_PROM_MODULE_VERSION", "v0.316.0")
-    for cand in (LOCAL_DIR / "bin" / "prometheus" / version / name, LOCAL_DIR / "bin" / name):
+    # tools.sh's promtool (Go module build, with Kubernetes service discovery, which Debian's lacks) first
+    for cand in (LOCAL_DIR / "bin" / name / version / name, LOCAL_DIR / "bin" / "prometheus" / version / name,
+                 LOCAL_DIR / "bin" / name):
         if cand.is_file() and os.access(cand, os.X_OK):
             return cand
     found = shutil.which(name)
