@@ -31,7 +31,7 @@ from gateway.ontopic import is_on_topic, topic_stems
 from gateway.pipelines import PipelineConfig
 from gateway.preference import Preference, settle_by_top
 from gateway.request import SearchPlan
-from gateway.step import StepResult, StepRunner
+from gateway.step import ProbeLists, StepResult, StepRunner
 from gateway.stubs import StageStubs
 from gateway.translations import order_by_language
 from gateway.vectors import QueryVectors
@@ -53,6 +53,7 @@ class GateOutcome:
     query: str
     topic_terms: list[str]
     response: gate_pb2.GateResponse | None = None   # the gate's answer, when it was asked
+    probe: ProbeLists | None = None                # the probe's lists, which a ladder step may reuse
 
     @property
     def preference(self) -> Preference:
@@ -186,8 +187,11 @@ class SearchService:
                                    strict_scope=request.strict_scope or not pipeline.relaxation,
                                    expand_query=pipeline.expansion)
         depth = self._settings.gate_probe_depth
+        lists: ProbeLists | None = None
         if extract and depth > 0:  # the evidence: what the query matches in the whole index
-            probe, timings["probe"] = self._steps.probe(request.query, LEGS, depth, budget, vectors)
+            probe, timings["probe"], lists = self._steps.probe(
+                request.query, LEGS, depth, budget, vectors, exact=pipeline.exact and self._settings.probe_reuse,
+                reuse_depth=max(plan.k, pipeline.depth) if self._settings.probe_reuse else 0)
             req.probe.extend(probe)
         start = time.perf_counter()
         try:
@@ -206,7 +210,8 @@ class SearchService:
         if self._catalogue is not None:
             self._catalogue.note_gate_version(resp.catalogue_version)
         query = resp.expanded_query if pipeline.expansion and resp.expanded_query else request.query
-        return GateOutcome(resp.scope, list(resp.ladder), list(resp.confidence), query, list(resp.topic_terms), resp)
+        return GateOutcome(resp.scope, list(resp.ladder), list(resp.confidence), query, list(resp.topic_terms), resp,
+                           lists if self._settings.probe_reuse else None)
 
     # ---- the ladder loop -------------------------------------------------------
     def _compute(self, plan: SearchPlan, budget: Budget) -> gateway_pb2.SearchResponse:
@@ -236,7 +241,8 @@ class SearchService:
         narrowest: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]] | None = None
         for i, step in enumerate(gate.ladder):
             flt = gate.scope if pipeline.post_filter else step.filter
-            outcome = self._steps.run(gate.query, step, flt, gate.scope, pipeline, k, budget, preference, vectors)
+            outcome = self._steps.run(gate.query, step, flt, gate.scope, pipeline, k, budget, preference, vectors,
+                                      gate.probe)
             for stage, ms in outcome.timings.items():
                 timings[stage] = timings.get(stage, 0.0) + ms
             degraded.extend(d for d in outcome.degraded if d not in degraded)
@@ -244,7 +250,8 @@ class SearchService:
             on_topic = sum(is_on_topic(d.full_text, stems) for d in docs)
             done = on_topic > 0 or i == len(gate.ladder) - 1 or not pipeline.relaxation
             reason = ("on-topic results in scope" if on_topic else "no on-topic results") + \
-                (f"; {len(docs)} < k_min={pipeline.k_min}" if len(docs) < pipeline.k_min else "")
+                (f"; {len(docs)} < k_min={pipeline.k_min}" if len(docs) < pipeline.k_min else "") + \
+                (f"; {', '.join(outcome.from_probe)} from the probe's lists" if outcome.from_probe else "")
             response.relaxation_trace.add(step=step.step, filter=step.filter, admissible=len(docs),
                                           on_topic=on_topic, accepted=done, reason=reason)
             RELAXATION_STEPS.labels(pipeline.name, step_label(step.step)).inc()

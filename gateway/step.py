@@ -18,8 +18,10 @@ from typing import Any, Callable
 
 import grpc
 
+from chsr.documents import METADATA_FIELDS
 from chsr.errors import DeadlineExceeded, FailedPrecondition, Unavailable
 from chsr.metrics import BACKEND_ERRORS
+from chsr.scope import Scope
 from chsr.stages import LEXICAL_LEG
 from chsr.v1 import common_pb2, fusion_pb2, gate_pb2, rerank_pb2, retriever_pb2
 from gateway.budget import Budget
@@ -38,9 +40,49 @@ class StepResult:
     degraded: list[str] = field(default_factory=list)
     fusion_telemetry: dict[str, float] = field(default_factory=dict)
     rerank_telemetry: dict[str, float] = field(default_factory=dict)
+    from_probe: list[str] = field(default_factory=list)   # legs answered from the probe's lists, not called
 
     def add_time(self, stage: str, ms: float) -> None:
         self.timings[stage] = self.timings.get(stage, 0.0) + ms
+
+
+@dataclass
+class ProbeLists:
+    """Each leg's unfiltered top ``k`` from the evidence probe (ids, scores, metadata), so a ladder step whose
+    filter leaves enough of them needs no retrieval call of its own.
+
+    Exact by construction: an engine scores a document the same with or without the filter (the filter
+    only admits; BM25 statistics and vector distances are index-wide), so the admitted part of an
+    unfiltered ranked list, in order, is the filtered ranked list down to the unfiltered list's last
+    hit. It answers a step of depth ``n`` when at least ``n`` of its hits are admitted, or when it
+    already holds every hit the engine has (fewer than ``k``: a short BM25 match list)."""
+
+    query: str
+    k: int
+    exact: bool
+    lists: dict[str, list[common_pb2.Candidate]] = field(default_factory=dict)
+
+    def answer(self, leg: str, query: str, flt: common_pb2.Scope, depth: int, exact: bool, post_filter: bool,
+               with_metadata: bool) -> list[common_pb2.Candidate] | None:
+        full = self.lists.get(leg)
+        if full is None or post_filter or query != self.query or exact != self.exact or depth > self.k:
+            return None
+        scope = Scope.from_proto(flt)
+        admitted = full if scope.is_empty() else [c for c in full if scope.admits(_metadata(c.document.metadata))]
+        if len(admitted) < depth and len(full) >= self.k:
+            return None  # admissible hits may rank below the probe's last one
+        out = []
+        for rank, c in enumerate(admitted[:depth], start=1):
+            cand = common_pb2.Candidate(doc_id=c.doc_id, score=c.score, rank=rank)
+            if with_metadata:
+                cand.document.id = c.doc_id
+                cand.document.metadata.CopyFrom(c.document.metadata)
+            out.append(cand)
+        return out
+
+
+def _metadata(meta: common_pb2.Metadata) -> dict[str, Any]:
+    return {name: getattr(meta, name) for name in METADATA_FIELDS if meta.HasField(name)}
 
 
 def _failed(what: str, errors: list[grpc.RpcError]) -> Exception:
@@ -76,15 +118,16 @@ class StepRunner:
 
     def run(self, query: str, step: common_pb2.LadderStep, flt: common_pb2.Scope, scope: common_pb2.Scope,
             pipeline: PipelineConfig, k: int, budget: Budget, preference: Preference = Preference(),
-            vectors: QueryVectors | None = None) -> StepResult:
+            vectors: QueryVectors | None = None, probe: ProbeLists | None = None) -> StepResult:
         """``flt`` is what the legs filter by (the step's filter; B+ filters after retrieval by
         the W0 scope instead); ``scope`` is the W0 scope the curriculum reranker aligns with;
         ``preference`` re-ranks the whole fused list by the gate's uncertain fields; ``vectors`` are
-        the request's query embeddings so far (the dense legs encode each query text once)."""
+        the request's query embeddings so far (the dense legs encode each query text once); a leg
+        whose list ``probe`` already holds is not called (``StepResult.from_probe``)."""
         out = StepResult(candidates=[])
         legs = (LEXICAL_LEG,) if step.lexical_only else pipeline.legs
         lists = self._retrieve(query, flt, legs, pipeline, max(k, pipeline.depth), budget, out,
-                               with_metadata=bool(preference), vectors=vectors or QueryVectors())
+                               with_metadata=bool(preference), vectors=vectors or QueryVectors(), probe=probe)
         keep = max(k, pipeline.rerank_pool) if pipeline.rerank else k  # what rerank sees, else the answer
         if preference:
             fused = rank_by_preference(self._fuse(query, lists, pipeline, 0, budget, out), preference)[:keep]
@@ -95,17 +138,21 @@ class StepRunner:
         return out
 
     def probe(self, query: str, legs: tuple[str, ...], depth: int, budget: Budget,
-              vectors: QueryVectors | None = None) -> tuple[list[gate_pb2.ProbeHit], float]:
+              vectors: QueryVectors | None = None, reuse_depth: int = 0,
+              exact: bool = False) -> tuple[list[gate_pb2.ProbeHit], float, ProbeLists]:
         """The gate's evidence: each leg's unfiltered top ``depth`` with metadata, in parallel.
         A leg that fails is left out (its failure shows again, flagged, in the retrieval itself);
-        returns the hits and the wall time in ms. The dense legs' query vectors go into ``vectors``."""
+        returns the hits, the wall time in ms and the legs' lists for the ladder to reuse: each leg is
+        asked for ``max(depth, reuse_depth)`` hits, searched as the ladder would (``exact``), and the gate
+        sees the top ``depth``. The dense legs' query vectors go into ``vectors``."""
         start = time.perf_counter()
         timeout = budget.for_stage("probe")
         vectors = vectors if vectors is not None else QueryVectors()
+        lists = ProbeLists(query=query, k=max(depth, reuse_depth), exact=exact)
         futures = {}
         for leg in legs:
             stub, model = self._stubs.leg(leg)
-            req = retriever_pb2.RetrieveRequest(query=query, k=depth, model=model, include_metadata=True)
+            req = retriever_pb2.RetrieveRequest(query=query, k=lists.k, model=model, include_metadata=True, exact=exact)
             vectors.prepare(leg, req)
             futures[leg] = self._executor.submit(_timed, stub.Retrieve, req, timeout)
         hits: list[gate_pb2.ProbeHit] = []
@@ -117,17 +164,25 @@ class StepRunner:
                 log.warning("probe leg failed", extra={"leg": leg, "code": exc.code().name})
                 continue
             vectors.learn(leg, query, resp)
+            lists.lists[leg] = list(resp.candidates)
             hits.extend(gate_pb2.ProbeHit(leg=leg, rank=c.rank, score=c.score, doc_id=c.doc_id,
-                                          metadata=c.document.metadata) for c in resp.candidates)
-        return hits, (time.perf_counter() - start) * 1000
+                                          metadata=c.document.metadata) for c in resp.candidates[:depth])
+        return hits, (time.perf_counter() - start) * 1000, lists
 
     def _retrieve(self, query: str, flt: common_pb2.Scope, legs: tuple[str, ...], pipeline: PipelineConfig,
                   depth: int, budget: Budget, out: StepResult, with_metadata: bool = False,
-                  vectors: QueryVectors | None = None) -> dict[str, list[common_pb2.Candidate]]:
+                  vectors: QueryVectors | None = None,
+                  probe: ProbeLists | None = None) -> dict[str, list[common_pb2.Candidate]]:
         timeout = budget.for_stage("retrieve")
         vectors = vectors if vectors is not None else QueryVectors()
         futures = {}
+        reused: dict[str, list[common_pb2.Candidate]] = {}
         for leg in legs:
+            answer = probe.answer(leg, query, flt, depth, pipeline.exact, pipeline.post_filter, with_metadata) \
+                if probe is not None else None
+            if answer is not None:
+                reused[leg] = answer
+                continue
             stub, model = self._stubs.leg(leg)
             req = retriever_pb2.RetrieveRequest(query=query, filter=flt, k=depth, post_filter=pipeline.post_filter,
                                                 exact=pipeline.exact, model=model, include_metadata=with_metadata)
@@ -135,7 +190,13 @@ class StepRunner:
             futures[leg] = self._executor.submit(_timed, stub.Retrieve, req, timeout)
         lists: dict[str, list[common_pb2.Candidate]] = {}
         errors: list[grpc.RpcError] = []
-        for leg, fut in futures.items():
+        for leg in legs:
+            if leg in reused:
+                out.add_time(leg, 0.0)
+                out.from_probe.append(leg)
+                lists[leg] = reused[leg]
+                continue
+            fut = futures[leg]
             try:
                 resp, ms = fut.result()
             except grpc.RpcError as exc:

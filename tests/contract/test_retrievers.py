@@ -180,3 +180,32 @@ def test_the_query_vector_is_returned_once_and_carried_back(retriever):
     with pytest.raises(grpc.RpcError) as err:
         stub.Retrieve(retriever_pb2.RetrieveRequest(query=query, k=10, query_vector=[0.1] * 7), timeout=30)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "query_vector" in err.value.details()
+
+
+@pytest.mark.parametrize("probe_k,depth", [(60, 60), (60, 10), (25, 5)])
+def test_a_probe_list_admitted_by_a_filter_is_the_filtered_list(retriever, probe_k, depth):
+    """Issue 22: the ladder reuses the probe's unfiltered list when the filter leaves enough of it
+    (gateway.step.ProbeLists). That is only right if an engine ranks a filtered search exactly as the
+    admitted part of the unfiltered one: checked on each leg for every subject and level in the corpus."""
+    from gateway.step import ProbeLists
+
+    _, _, stub = retriever
+    fields = {name: sorted({d.metadata[name] for d in DOCS if d.metadata.get(name) is not None})
+              for name in ("subject", "level", "content_type")}
+    for query in (DOCS[0].text, DOCS[17].text, "energy of a falling object"):
+        unfiltered = stub.Retrieve(retriever_pb2.RetrieveRequest(query=query, k=probe_k, include_metadata=True,
+                                                                 exact=True), timeout=30)
+        lists = ProbeLists(query=query, k=probe_k, exact=True, lists={"leg": list(unfiltered.candidates)})
+        answered = 0
+        for name, values in fields.items():
+            for value in values + [None]:
+                flt = Scope.from_dict({name: value} if value is not None else {}).to_proto()
+                answer = lists.answer("leg", query, flt, depth, exact=True, post_filter=False, with_metadata=False)
+                if answer is None:
+                    continue
+                answered += 1
+                filtered = stub.Retrieve(retriever_pb2.RetrieveRequest(query=query, filter=flt, k=depth, exact=True),
+                                         timeout=30)
+                assert [c.doc_id for c in answer] == [c.doc_id for c in filtered.candidates], (query, name, value)
+                assert [round(c.score, 4) for c in answer] == [round(c.score, 4) for c in filtered.candidates]
+        assert answered, "no filter was answerable from the probe: the test checked nothing"

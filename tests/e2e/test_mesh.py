@@ -213,6 +213,27 @@ def test_each_query_text_is_encoded_once_per_request(mesh, pipeline):
     after = _query_vectors(mesh)
     delta = {k: after[k] - before[k] for k in after}
     texts = 1 if resp.expanded_query == query else 2
-    dense_calls = 1 + sum(1 for s in resp.relaxation_trace)  # the probe + one per ladder step tried
+    # the probe + one per ladder step tried, unless the step took the dense list from the probe's
+    dense_calls = 1 + sum(1 for s in resp.relaxation_trace if not s.reason.endswith("from the probe's lists")
+                          or "dense" not in s.reason.rsplit(";", 1)[-1])
     assert delta["encoded"] == texts and delta["cached"] == 0, delta
     assert delta["carried"] == dense_calls - texts, (delta, dense_calls)
+
+
+def test_a_step_answered_from_the_probe_is_the_step_retrieved(mesh):
+    """Issue 22: a ladder step whose filter admits enough of the probe's hits (or whose probe list holds every
+    hit the leg has) takes its list from the probe instead of a second call. The answer must be the one a
+    retrieval under that filter gives: pipeline rrf with the same scope as client hints retrieves once,
+    filtered, with C's legs, depth and fusion."""
+    from chsr.scope import Scope
+
+    client = GatewayClient(mesh.gateway)
+    query = "best sourdough pizza dough recipe"
+    c = client.search(query, k=8, pipeline="C", no_cache=True)
+    assert "from the probe's lists" in c.relaxation_trace[-1].reason, c.relaxation_trace[-1].reason
+    assert not c.penalties, "ranked fields re-order C's list; rrf has none to compare with"
+    accepted = next(s for s in c.relaxation_trace if s.accepted)
+    hints = {name: list(values) for name, values in Scope.from_proto(accepted.filter).items()}
+    direct = client.search(query, k=8, pipeline="rrf", hints=hints, no_cache=True)
+    assert [r.doc_id for r in c.results] == [r.doc_id for r in direct.results]
+    assert [round(r.score, 6) for r in c.results] == [round(r.score, 6) for r in direct.results]
