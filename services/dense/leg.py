@@ -57,9 +57,9 @@ class DenseLeg:
         return vector
 
     def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str,
-               vector: Sequence[float] | None = None) -> list[Hit]:
+               vector: Sequence[float] | None = None, metadata_only: bool = False) -> list[Hit]:
         return self.backend.search(self.encode_query(query) if vector is None else vector, flt, k,
-                                   exact=exact, with_docs=with_docs)
+                                   exact=exact, with_docs=with_docs, metadata_only=metadata_only)
 
     def embed(self, query: str) -> np.ndarray:
         return self.encode_query(query)

@@ -17,7 +17,7 @@ class GraphLeg:
         self.backend = backend
 
     def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str,
-               vector: Sequence[float] | None = None) -> list[Hit]:
+               vector: Sequence[float] | None = None, metadata_only: bool = False) -> list[Hit]:
         return self.backend.search(query, flt, k)
 
     def embed(self, query: str) -> None:

@@ -85,7 +85,7 @@ class RetrievalLeg(Protocol):
     models: tuple[str, ...]
 
     def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str,
-               vector: Sequence[float] | None = None) -> list[Hit]:
+               vector: Sequence[float] | None = None, metadata_only: bool = False) -> list[Hit]:
         """``vector``: the query's embedding from an earlier call of the same request (dense legs search
         with it instead of encoding ``query``; lexical legs ignore it)."""
         ...
@@ -103,9 +103,11 @@ class RetrievalLeg(Protocol):
 
 
 class SparseBackend(RetrievalBackend, Protocol):
-    def search(self, query: str, flt: Scope, k: int, with_docs: bool = True) -> list[Hit]:
+    def search(self, query: str, flt: Scope, k: int, with_docs: bool = True,
+               metadata_only: bool = False) -> list[Hit]:
         """Top ``k`` admitted by ``flt``; ``with_docs=False`` lets an engine skip fetching stored
-        fields (``Hit.doc`` may then be None): the gateway hydrates only the fused top."""
+        fields (``Hit.doc`` may then be None): the gateway hydrates only the fused top;
+        ``metadata_only`` asks for each hit's curriculum fields without its text (the gate's probe)."""
         ...
 
 
@@ -115,4 +117,4 @@ class DenseBackend(RetrievalBackend, Protocol):
     def upsert(self, docs: Sequence[Doc], vectors: Sequence[Any]) -> UpsertResult: ...  # type: ignore[override]
 
     def search(self, vector: "Sequence[float]", flt: Scope, k: int, exact: bool = False,
-               with_docs: bool = True) -> list[Hit]: ...
+               with_docs: bool = True, metadata_only: bool = False) -> list[Hit]: ...

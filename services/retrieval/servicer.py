@@ -103,7 +103,8 @@ class RetrieverServicer(retriever_pb2_grpc.RetrieverServiceServicer):
                         if h.doc is not None and flt.admits(h.doc.metadata)]
             else:
                 hits = self.leg.search(request.query, flt, request.k, exact=request.exact,
-                                       with_docs=with_docs, model=model, vector=vector)
+                                       with_docs=with_docs, model=model, vector=vector,
+                                       metadata_only=request.include_metadata and not request.include_documents)
             return hits, self._search_generation()
 
         hits, generation = self._guarded(search)

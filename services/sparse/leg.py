@@ -19,9 +19,9 @@ class SparseLeg:
         self.lexical = LexicalModels(backend.snapshot, backend.generation)  # type: ignore[attr-defined]
 
     def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str,
-               vector: Sequence[float] | None = None) -> list[Hit]:
+               vector: Sequence[float] | None = None, metadata_only: bool = False) -> list[Hit]:
         if model == "bm25":
-            return self.backend.search(query, flt, k, with_docs=with_docs)
+            return self.backend.search(query, flt, k, with_docs=with_docs, metadata_only=metadata_only)
         return self.lexical.search(model, query, flt, k)
 
     def embed(self, query: str) -> None:

@@ -50,10 +50,10 @@ class Handle:
             self.query_vectors[query] = self.encoder.encode_queries([query])[0]
         return self.query_vectors[query]
 
-    def search(self, query: str, flt: Scope, k: int) -> list[Hit]:
+    def search(self, query: str, flt: Scope, k: int, metadata_only: bool = False) -> list[Hit]:
         if self.kind == "sparse":
-            return self.backend.search(query, flt, k)
-        return self.backend.search(self.query_vector(query), flt, k)
+            return self.backend.search(query, flt, k, metadata_only=metadata_only)
+        return self.backend.search(self.query_vector(query), flt, k, metadata_only=metadata_only)
 
 
 def corpus_filters(docs: Sequence[Doc], seed: int = 7) -> list[Scope]:

@@ -177,6 +177,20 @@ def test_search_ranks_with_documents(handle: Handle, demo) -> None:  # type: ign
     assert answered >= len(demo.queries) - 2
 
 
+def test_metadata_only_search_is_the_same_ranking_without_text(handle: Handle, demo) -> None:  # type: ignore[no-untyped-def]
+    """The gate's probe asks for curriculum fields only (ES doc values, Weaviate's metadata properties):
+    the same hits, scores and metadata as a full search, and no text from an engine (the embedded backends
+    hold documents in memory and may return them whole)."""
+    for q in demo.queries[:12]:
+        full = handle.search(q["text"], Scope(), 20)
+        light = handle.search(q["text"], Scope(), 20, metadata_only=True)
+        assert [h.doc_id for h in light] == [h.doc_id for h in full], handle.name
+        assert [round(h.score, 5) for h in light] == [round(h.score, 5) for h in full]
+        for h in light:
+            assert h.doc is not None and h.doc.metadata == demo.by_id[h.doc_id].metadata
+            assert h.doc.text == "" or handle.name.startswith("embedded")
+
+
 def test_cjk_text_is_searchable(handle: Handle, demo) -> None:  # type: ignore[no-untyped-def]
     zh = next(d for d in demo.docs if d.metadata.get("language") == "zh")
     phrase = "".join(ch for ch in zh.text if "\u4e00" <= ch <= "\u9fff")[:8]

@@ -167,7 +167,7 @@ class EmbeddedDenseBackend(DocStoreBacked):
         return self._store.delete(ids)
 
     def search(self, vector: Sequence[float], flt: Scope, k: int, exact: bool = False,
-               with_docs: bool = True) -> list[Hit]:
+               with_docs: bool = True, metadata_only: bool = False) -> list[Hit]:
         # Documents are in memory: ``with_docs`` costs nothing here and is ignored.
         self._ensure_index()
         with self._lock:

@@ -80,6 +80,7 @@ CITATION_PROPS = {"citation_source": ("source", DataType.TEXT), "citation_title"
                   "heading_path": ("heading_path", DataType.TEXT_ARRAY),
                   "citation_question_number": ("question_number", DataType.INT)}
 RETURN_PROPS = ["doc_id", "title", "text", *METADATA_FIELDS, *CITATION_PROPS, "chunking"]
+METADATA_PROPS = ["doc_id", *METADATA_FIELDS]   # the gate's probe: curriculum fields, no text
 ENTRIES_PAGE = 1000
 _UNAVAILABLE_MARKERS = ("UNAVAILABLE", "DEADLINE_EXCEEDED", "Connection refused", "failed to connect", "timed out")
 # Per-object write errors that mean "not enough replicas took it", not "this object is bad".
@@ -316,17 +317,19 @@ class WeaviateDenseBackend:
 
     # ---- queries -------------------------------------------------------------
     def search(self, vector: Sequence[float], flt: Scope, k: int, exact: bool = False,
-               with_docs: bool = True) -> list[Hit]:
+               with_docs: bool = True, metadata_only: bool = False) -> list[Hit]:
         if k <= 0:
             return []
-        return self._failover(lambda: self._search(vector, flt, k, exact, with_docs))
+        props = METADATA_PROPS if metadata_only else RETURN_PROPS if with_docs else ["doc_id"]
+        return self._failover(lambda: self._search(vector, flt, k, exact, props))
 
-    def _search(self, vector: Sequence[float], flt: Scope, k: int, exact: bool, with_docs: bool) -> list[Hit]:
+    def _search(self, vector: Sequence[float], flt: Scope, k: int, exact: bool, props: list[str]) -> list[Hit]:
+        with_docs = props != ["doc_id"]
         with self._guard("search"):
             resp = self._coll().query.near_vector(
                 near_vector=[float(x) for x in vector], limit=max(k, self._exact_pool) if exact else k,
                 filters=scope_filter(flt), return_metadata=MetadataQuery(distance=True),
-                return_properties=RETURN_PROPS if with_docs else ["doc_id"])
+                return_properties=props)
         hits = [Hit(doc_id=o.properties["doc_id"], score=1.0 - float(o.metadata.distance),
                     doc=_from_properties(o.properties) if with_docs else None) for o in resp.objects]
         return sorted(hits, key=lambda h: -h.score)[:k]

@@ -62,6 +62,10 @@ UNAVAILABLE_STATUS = {429, 502, 503, 504}
 #: (benchmarks/fast-defaults).
 IDS_AND_SCORES: dict[str, Any] = {"track_total_hits": False, "source": False, "stored_fields": "_none_",
                                   "docvalue_fields": ["doc_id"], "filter_path": "hits.hits.fields.doc_id,hits.hits._score"}
+#: The gate's probe wants each hit's curriculum fields only: read from doc values (keyword / integer), so
+#: no stored ``_source`` (title, text) is decompressed and parsed.
+IDS_SCORES_AND_METADATA: dict[str, Any] = IDS_AND_SCORES | {
+    "docvalue_fields": ["doc_id", *METADATA_FIELDS], "filter_path": "hits.hits.fields,hits.hits._score"}
 ALLOCATION_TIMEOUT = "30s"   # how long start-up waits for an index's primaries to be allocated
 WRITE_TIMEOUT = "30s"        # how long a write waits for its required copies to be active
 _FIELD_IN_REASON = re.compile(r"failed to parse field \[([^\]]+)\]")
@@ -291,13 +295,18 @@ class ElasticsearchSparseBackend:
         return deleted
 
     # ---- queries -------------------------------------------------------------
-    def search(self, query: str, flt: Scope, k: int, with_docs: bool = True) -> list[Hit]:
+    def search(self, query: str, flt: Scope, k: int, with_docs: bool = True,
+               metadata_only: bool = False) -> list[Hit]:
         if k <= 0 or not query.strip():
             return []
         self._ensure()
         body = {"bool": {"must": [{"combined_fields": {"query": query, "fields": ["title", "text"]}}],
                          "filter": scope_filter(flt)}}
         with self._guard("search"):
+            if metadata_only:
+                resp = self._es.search(index=self._index, query=body, size=k, **IDS_SCORES_AND_METADATA)
+                return [Hit(doc_id=h["fields"]["doc_id"][0], score=float(h["_score"]), doc=_from_doc_values(h["fields"]))
+                        for h in resp.get("hits", {}).get("hits", [])]
             if with_docs:
                 resp = self._es.search(index=self._index, query=body, size=k, track_total_hits=False,
                                        source_excludes=["content_hash"])
@@ -443,6 +452,12 @@ def _to_source(doc: Doc) -> dict[str, Any]:
     if doc.chunking:
         src["chunking"] = doc.chunking
     return src
+
+
+def _from_doc_values(fields: dict[str, list[Any]]) -> Doc:
+    """A hit's id and curriculum fields (no text) from its doc values."""
+    return Doc(id=fields["doc_id"][0], text="",
+               metadata={name: fields[name][0] if fields.get(name) else None for name in METADATA_FIELDS})
 
 
 def _from_source(doc_id: str, src: dict[str, Any]) -> Doc:

@@ -60,7 +60,8 @@ class EmbeddedSparseBackend(DocStoreBacked):
         return self._store.delete(ids)
 
     # ---- queries ---------------------------------------------------------
-    def search(self, query: str, flt: Scope, k: int, with_docs: bool = True) -> list[Hit]:
+    def search(self, query: str, flt: Scope, k: int, with_docs: bool = True,
+               metadata_only: bool = False) -> list[Hit]:
         # Documents are in memory: ``with_docs`` costs nothing here and is ignored.
         self._ensure_index()
         with self._lock:

@@ -57,7 +57,7 @@ class FakeLeg:
         self.backend = backend
 
     def search(self, query: str, flt: Scope, k: int, *, exact: bool, with_docs: bool, model: str,
-               vector: object = None) -> list[Hit]:
+               vector: object = None, metadata_only: bool = False) -> list[Hit]:
         return [Hit(doc_id="d1", score=1.0, doc=None)]
 
     def embed(self, query: str) -> None:
