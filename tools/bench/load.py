@@ -57,6 +57,7 @@ class LoadConfig:
     levers: bool = False
     onnx: bool = False
     lever_duration_s: float = 5.0
+    anchor: bool = False             # also time Weaviate's own hybrid call (engines only), for the ratio
     out: Path = Path("benchmarks/load")
 
 
@@ -103,6 +104,37 @@ def run_mesh(mesh: BenchMesh, queries: list[str], cfg: LoadConfig, pids: dict[st
                          **measured_run(mesh_calls(stub, hits, pipeline, cfg, False), c, cfg, pids)})
     channel.close()
     return runs
+
+
+def run_anchor(gateway: str, queries: list[str], cfg: LoadConfig, pids: dict[str, int]) -> list[dict[str, object]]:
+    """Weaviate's hybrid call on the same queries, encoded by the mesh's dense server (tools.bench.anchor)."""
+    from tools.bench.anchor import WeaviateHybrid
+    from tools.cli.up_cmd import OFFSETS
+
+    host, port = gateway.rsplit(":", 1)
+    hybrid = WeaviateHybrid(f"{host}:{int(port) + OFFSETS['dense']}", Settings(), cfg.k)
+    runs: list[dict[str, object]] = []
+    try:
+        for c in cfg.concurrency:
+            log.info("anchor run", extra={"concurrency": c})
+            runs.append({"mode": "anchor", "pipeline": "weaviate_hybrid", "concurrency": c, "cache": "miss",
+                         **measured_run(hybrid.calls(queries, cfg.deadline_s), c, cfg, pids)})
+    finally:
+        hybrid.close()
+    return runs
+
+
+def anchor_ratios(runs: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Each mesh pipeline's cache-miss p95 over the anchor's, per concurrency."""
+    anchor = {r["concurrency"]: r["latency_ms"]["p95"] for r in runs if r["mode"] == "anchor"}  # type: ignore[index]
+    out = []
+    for r in runs:
+        if r["mode"] == "mesh" and r["cache"] == "miss" and r["concurrency"] in anchor:
+            a = anchor[r["concurrency"]]
+            p95 = r["latency_ms"]["p95"]  # type: ignore[index]
+            out.append({"pipeline": r["pipeline"], "concurrency": r["concurrency"], "mesh_p95_ms": p95,
+                        "anchor_p95_ms": a, "ratio": round(p95 / a, 2) if a else None})
+    return out
 
 
 def run_inprocess(mesh: BenchMesh, queries: list[str], cfg: LoadConfig) -> list[dict[str, object]]:
@@ -197,6 +229,9 @@ def run_load(cfg: LoadConfig) -> dict[str, object]:
         pids = pids_by_port(mesh_ports(mesh.gateway))
         report["pids"] = pids
         runs = run_mesh(mesh, queries, cfg, pids)
+        if cfg.anchor:
+            runs += run_anchor(mesh.gateway, queries, cfg, pids)
+            report["anchor_ratio"] = anchor_ratios(runs)
         if cfg.inprocess:
             runs += run_inprocess(mesh, queries, cfg)
             report["mesh_inprocess_p50_ratio"] = ratios(runs)

@@ -56,6 +56,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--levers", action="store_true", help="also measure the encoder levers (micro-batching, ONNX)")
     p.add_argument("--onnx", action="store_true", help="include the ONNX Runtime int8 encoder in --levers")
     p.add_argument("--lever-duration", type=float, default=5.0)
+    p.add_argument("--anchor", action="store_true",
+                   help="also time Weaviate's own hybrid call on the same queries (engines): the report's ratio")
     p.add_argument("--out", type=Path, default=Path("benchmarks/load"))
     p.set_defaults(func=cmd_load)
 
@@ -94,7 +96,7 @@ def cmd_load(args: argparse.Namespace) -> int:
                      inprocess=args.inprocess, inprocess_concurrency=args.inprocess_concurrency,
                      cache_hit=args.cache_hit, hit_queries=args.hit_queries, warmup_s=args.warmup,
                      deadline_s=args.deadline, k=args.k, levers=args.levers, onnx=args.onnx,
-                     lever_duration_s=args.lever_duration, out=args.out)
+                     lever_duration_s=args.lever_duration, anchor=args.anchor, out=args.out)
     report = run_load(cfg)
     failed = sum(sum(r["errors"].values()) for r in report["runs"])  # type: ignore[union-attr]
     runs = len(report["runs"])  # type: ignore[arg-type]
