@@ -233,6 +233,9 @@ class SearchService:
         if gate.response is not None:
             response.scope_label = gate.response.label
             response.scope_notes.extend(gate.response.notes)
+            if gate.probe is not None and gate.probe.failed:
+                response.scope_notes.append(f"evidence probe: {', '.join(gate.probe.failed)} did not answer; the gate "
+                                            "decided without its hits and the ladder retrieved it in full")
             response.penalties.extend(gate.response.penalties)
         accepted = Accepted(W0, [], [])
         # The narrowest relaxed rung that found anything: the answer instead of the unfiltered W3 when no rung

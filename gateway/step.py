@@ -61,6 +61,7 @@ class ProbeLists:
     k: int
     exact: bool
     lists: dict[str, list[common_pb2.Candidate]] = field(default_factory=dict)
+    failed: list[str] = field(default_factory=list)   # legs whose probe call failed (the ladder calls them)
 
     def answer(self, leg: str, query: str, flt: common_pb2.Scope, depth: int, exact: bool, post_filter: bool,
                with_metadata: bool) -> list[common_pb2.Candidate] | None:
@@ -162,6 +163,7 @@ class StepRunner:
             except grpc.RpcError as exc:
                 BACKEND_ERRORS.labels(f"{leg}_probe", exc.code().name.lower()).inc()
                 log.warning("probe leg failed", extra={"leg": leg, "code": exc.code().name})
+                lists.failed.append(leg)
                 continue
             vectors.learn(leg, query, resp)
             lists.lists[leg] = list(resp.candidates)

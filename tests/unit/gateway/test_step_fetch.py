@@ -89,3 +89,30 @@ def test_ids_the_first_retriever_lacks_are_asked_of_the_other() -> None:
     out = _runner(sparse, dense).run("q", W3, common_pb2.Scope(), common_pb2.Scope(), SPARSE, 2, Budget(5))
     assert sparse.fetch_requests == [["d1", "d2"]] and dense.fetch_requests == [["d2"]]
     assert [c.document.id for c in out.candidates] == ["d1", "d2"]
+
+
+class DownRetriever(FakeRetriever):
+    def Retrieve(self, req: retriever_pb2.RetrieveRequest, timeout: float) -> retriever_pb2.RetrieveResponse:
+        self.search_requests.append(req)
+        raise InProcessAbort(grpc.StatusCode.UNAVAILABLE, "engine down")
+
+
+W0 = common_pb2.LadderStep(step=common_pb2.RELAXATION_STEP_W0_EXACT)
+SPARSE_ONLY = get_pipeline("sparse", 4)
+
+
+def test_a_step_takes_a_list_the_probe_holds_and_calls_a_leg_whose_probe_failed() -> None:
+    """Issue 22: the probe at the ladder's depth answers the unfiltered step without a second call; a leg the
+    probe could not reach is recorded and called in full by the step."""
+    sparse, dense = FakeRetriever(["d3", "d1", "d5", "d0", "d2"]), DownRetriever(["d1"])
+    runner = _runner(sparse, dense)
+    hits, _, lists = runner.probe("q", ("sparse", "dense"), 2, Budget(5), reuse_depth=4, exact=SPARSE_ONLY.exact)
+    assert sparse.search_requests[0].k == 4 and sparse.search_requests[0].include_metadata
+    assert [h.doc_id for h in hits] == ["d3", "d1"]          # the gate sees the top 2
+    assert lists.failed == ["dense"] and list(lists.lists) == ["sparse"]
+    out = runner.run("q", W0, common_pb2.Scope(), common_pb2.Scope(), SPARSE_ONLY, 2, Budget(5), probe=lists)
+    assert len(sparse.search_requests) == 1 and out.from_probe == ["sparse"]
+    assert [c.doc_id for c in out.candidates] == ["d3", "d1"]
+    other_text = runner.run("another query", W0, common_pb2.Scope(), common_pb2.Scope(), SPARSE_ONLY, 2, Budget(5),
+                            probe=lists)
+    assert len(sparse.search_requests) == 2 and not other_text.from_probe   # another text: retrieved
