@@ -156,7 +156,9 @@ class Settings(BaseSettings):
     dense_passages: PassageMode = PassageMode.OFF
     vocabulary_path: str = ""       # empty: the gate's bundled vocabulary only
     gate_probe_depth: int = 20      # evidence probe: each leg's unfiltered top N for the gate (0 = text only)
-    probe_reuse: bool = True        # a ladder step whose filter leaves enough of the probe's hits is not retrieved again
+    # legs the probe asks for the ladder's depth, so a step whose filter leaves enough of their hits is not
+    # retrieved again ("" = none). Dense is not in the default: its 100 hits' metadata cost more than the call saved.
+    probe_reuse_legs: str = "sparse"
     catalogue_poll_s: float = 2.0   # gateway: how often it checks the index for writes to send the gate's
                                     # catalogue (gateway/catalogue_sync.py); 0 = off (start-up vocabulary only)
     cross_encoder_path: str = ""

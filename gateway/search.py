@@ -85,6 +85,7 @@ class SearchService:
         self._settings = settings
         self._executor = ThreadPoolExecutor(max_workers=32, thread_name_prefix="legs")
         self._steps = StepRunner(stubs, self._executor)
+        self._reuse_legs = frozenset(leg.strip() for leg in settings.probe_reuse_legs.split(",") if leg.strip())
 
     # ---- entry point -------------------------------------------------------
     def search(self, plan: SearchPlan, budget_s: float) -> gateway_pb2.SearchResponse:
@@ -190,8 +191,8 @@ class SearchService:
         lists: ProbeLists | None = None
         if extract and depth > 0:  # the evidence: what the query matches in the whole index
             probe, timings["probe"], lists = self._steps.probe(
-                request.query, LEGS, depth, budget, vectors, exact=pipeline.exact and self._settings.probe_reuse,
-                reuse_depth=max(plan.k, pipeline.depth) if self._settings.probe_reuse else 0)
+                request.query, LEGS, depth, budget, vectors, exact=pipeline.exact,
+                reuse_depth=max(plan.k, pipeline.depth), reuse_legs=self._reuse_legs)
             req.probe.extend(probe)
         start = time.perf_counter()
         try:
@@ -211,7 +212,7 @@ class SearchService:
             self._catalogue.note_gate_version(resp.catalogue_version)
         query = resp.expanded_query if pipeline.expansion and resp.expanded_query else request.query
         return GateOutcome(resp.scope, list(resp.ladder), list(resp.confidence), query, list(resp.topic_terms), resp,
-                           lists if self._settings.probe_reuse else None)
+                           lists if self._reuse_legs else None)
 
     # ---- the ladder loop -------------------------------------------------------
     def _compute(self, plan: SearchPlan, budget: Budget) -> gateway_pb2.SearchResponse:

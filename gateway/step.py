@@ -139,13 +139,13 @@ class StepRunner:
         return out
 
     def probe(self, query: str, legs: tuple[str, ...], depth: int, budget: Budget,
-              vectors: QueryVectors | None = None, reuse_depth: int = 0,
-              exact: bool = False) -> tuple[list[gate_pb2.ProbeHit], float, ProbeLists]:
+              vectors: QueryVectors | None = None, reuse_depth: int = 0, exact: bool = False,
+              reuse_legs: frozenset[str] | set[str] = frozenset()) -> tuple[list[gate_pb2.ProbeHit], float, ProbeLists]:
         """The gate's evidence: each leg's unfiltered top ``depth`` with metadata, in parallel.
         A leg that fails is left out (its failure shows again, flagged, in the retrieval itself);
-        returns the hits, the wall time in ms and the legs' lists for the ladder to reuse: each leg is
-        asked for ``max(depth, reuse_depth)`` hits, searched as the ladder would (``exact``), and the gate
-        sees the top ``depth``. The dense legs' query vectors go into ``vectors``."""
+        returns the hits, the wall time in ms and the lists the ladder may reuse: each leg in
+        ``reuse_legs`` is asked for ``max(depth, reuse_depth)`` hits, searched as the ladder would
+        (``exact``); the gate sees every leg's top ``depth``. The dense legs' query vectors go into ``vectors``."""
         start = time.perf_counter()
         timeout = budget.for_stage("probe")
         vectors = vectors if vectors is not None else QueryVectors()
@@ -153,7 +153,9 @@ class StepRunner:
         futures = {}
         for leg in legs:
             stub, model = self._stubs.leg(leg)
-            req = retriever_pb2.RetrieveRequest(query=query, k=lists.k, model=model, include_metadata=True, exact=exact)
+            deep = leg in reuse_legs
+            req = retriever_pb2.RetrieveRequest(query=query, k=lists.k if deep else depth, model=model,
+                                                include_metadata=True, exact=exact if deep else False)
             vectors.prepare(leg, req)
             futures[leg] = self._executor.submit(_timed, stub.Retrieve, req, timeout)
         hits: list[gate_pb2.ProbeHit] = []
@@ -166,7 +168,8 @@ class StepRunner:
                 lists.failed.append(leg)
                 continue
             vectors.learn(leg, query, resp)
-            lists.lists[leg] = list(resp.candidates)
+            if leg in reuse_legs:
+                lists.lists[leg] = list(resp.candidates)
             hits.extend(gate_pb2.ProbeHit(leg=leg, rank=c.rank, score=c.score, doc_id=c.doc_id,
                                           metadata=c.document.metadata) for c in resp.candidates[:depth])
         return hits, (time.perf_counter() - start) * 1000, lists

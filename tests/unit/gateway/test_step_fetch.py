@@ -106,7 +106,8 @@ def test_a_step_takes_a_list_the_probe_holds_and_calls_a_leg_whose_probe_failed(
     probe could not reach is recorded and called in full by the step."""
     sparse, dense = FakeRetriever(["d3", "d1", "d5", "d0", "d2"]), DownRetriever(["d1"])
     runner = _runner(sparse, dense)
-    hits, _, lists = runner.probe("q", ("sparse", "dense"), 2, Budget(5), reuse_depth=4, exact=SPARSE_ONLY.exact)
+    hits, _, lists = runner.probe("q", ("sparse", "dense"), 2, Budget(5), reuse_depth=4, exact=SPARSE_ONLY.exact,
+                                  reuse_legs={"sparse", "dense"})
     assert sparse.search_requests[0].k == 4 and sparse.search_requests[0].include_metadata
     assert [h.doc_id for h in hits] == ["d3", "d1"]          # the gate sees the top 2
     assert lists.failed == ["dense"] and list(lists.lists) == ["sparse"]
