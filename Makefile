@@ -1,7 +1,7 @@
 PY ?= .venv/bin/python
 PROTO_SRC := $(wildcard protos/chsr/v1/*.proto)
 
-.PHONY: protos check-protos test unit lint images up lock
+.PHONY: protos check-protos test unit fast lint images up lock
 
 ## Regenerate gRPC stubs from protos/ into chsr/v1/ (the one command).
 protos:
@@ -21,6 +21,10 @@ test:
 ## The fast command: pure-logic unit tests, no servers, no engines (~1 min).
 unit:
 	$(PY) -m pytest -m unit -q
+
+## The fast tier: unit + end-to-end on the embedded default, side by side (~2 min, no engines).
+fast:
+	bash scripts/fast_tests.sh
 
 ## Layering contracts (import-linter) and stub freshness.
 lint: check-protos
