@@ -73,17 +73,21 @@ def prometheus_bin() -> Path:
     return path  # type: ignore[return-value]
 
 
-@pytest.fixture(scope="session")
-def kustomize() -> Path:
-    """The pinned kustomize, built once by deploy/local/tools.sh (Go module proxy) when Go is present."""
+def go_tool(name: str) -> Path:
+    """A pinned Go tool (kustomize, kube-score, ...), built once by deploy/local/tools.sh (Go module proxy)
+    when Go is present; skips (or fails, with CHSR_REQUIRE_ENGINES=1) when it cannot be had."""
     script = DEPLOY / "local" / "tools.sh"
-    found = subprocess.run(["bash", str(script), "path", "kustomize"], capture_output=True, text=True)
+    found = subprocess.run(["bash", str(script), "path", name], capture_output=True, text=True)
     if found.returncode != 0 and shutil.which("go"):
-        found = subprocess.run(["bash", str(script), "install", "kustomize"], capture_output=True, text=True,
-                               timeout=900)
-    require(found.returncode == 0, "kustomize not available: run `deploy/local/tools.sh install kustomize` "
+        found = subprocess.run(["bash", str(script), "install", name], capture_output=True, text=True, timeout=900)
+    require(found.returncode == 0, f"{name} not available: run `deploy/local/tools.sh install {name}` "
                                    f"(needs Go); {found.stderr.strip()[-300:]}")
     return Path(found.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="session")
+def kustomize() -> Path:
+    return go_tool("kustomize")
 
 
 def kustomize_build(kustomize: Path, path: Path) -> list[dict]:

@@ -9,14 +9,13 @@ that does not fit an object is switched off on that object only, with the annota
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
 
-from tests.ops.conftest import DEPLOY, K8S, require
+from tests.ops.conftest import K8S, go_tool
 
 pytestmark = pytest.mark.ops
 
@@ -28,15 +27,7 @@ LINE = re.compile(r"^\[(OK|SKIPPED|WARNING|CRITICAL)\] (.*)$")
 
 @pytest.fixture(scope="session")
 def kube_score() -> Path:
-    """The pinned kube-score, built once by deploy/local/tools.sh (Go module proxy) when Go is present."""
-    script = DEPLOY / "local" / "tools.sh"
-    found = subprocess.run(["bash", str(script), "path", "kube-score"], capture_output=True, text=True)
-    if found.returncode != 0 and shutil.which("go"):
-        found = subprocess.run(["bash", str(script), "install", "kube-score"], capture_output=True, text=True,
-                               timeout=900)
-    require(found.returncode == 0, "kube-score not available: run `deploy/local/tools.sh install kube-score` "
-                                   f"(needs Go); {found.stderr.strip()[-300:]}")
-    return Path(found.stdout.strip().splitlines()[-1])
+    return go_tool("kube-score")
 
 
 def score(kube_score: Path, docs: list[dict], tmp_path: Path) -> tuple[dict[str, list[str]], str]:

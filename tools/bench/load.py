@@ -36,7 +36,10 @@ MAX_REQUESTS_PER_RUN = 200_000  # a backstop; runs end by duration
 
 
 @dataclass
-class LoadConfig:
+class MeshRunConfig:
+    """What every closed-loop run against a mesh needs: the pipelines and client counts, the queries, and
+    which mesh (an existing gateway, or one started here with ``corpora`` ingested)."""
+
     pipelines: list[str]
     concurrency: list[int]
     duration_s: float = 10.0
@@ -47,13 +50,17 @@ class LoadConfig:
     backend: str = "embedded"
     corpora: list[Path] = field(default_factory=list)
     data_dir: Path | None = None
+    warmup_s: float = 1.0
+    deadline_s: float = 5.0
+    k: int = 10
+
+
+@dataclass
+class LoadConfig(MeshRunConfig):
     inprocess: bool = False
     inprocess_concurrency: list[int] = field(default_factory=lambda: [1])
     cache_hit: bool = True
     hit_queries: int = 8
-    warmup_s: float = 1.0
-    deadline_s: float = 5.0
-    k: int = 10
     levers: bool = False
     onnx: bool = False
     lever_duration_s: float = 5.0

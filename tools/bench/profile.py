@@ -21,7 +21,7 @@ import shutil
 import subprocess
 import time
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import grpc
@@ -31,7 +31,7 @@ from chsr.config import Settings
 from chsr.v1 import gateway_pb2_grpc
 from tools.bench.cpu import CpuMeter, mesh_ports, pids_by_port
 from tools.bench.driver import ClosedLoop
-from tools.bench.load import MAX_REQUESTS_PER_RUN, LoadConfig, measured_setup, mesh_calls
+from tools.bench.load import MAX_REQUESTS_PER_RUN, LoadConfig, MeshRunConfig, measured_setup, mesh_calls
 from tools.bench.mesh import bench_mesh
 from tools.bench.queries import load_queries
 from tools.bench.stats import summarise
@@ -69,21 +69,9 @@ OTHER = "other Python"
 
 
 @dataclass
-class ProfileConfig:
-    pipelines: list[str]
-    concurrency: list[int]
+class ProfileConfig(MeshRunConfig):
     duration_s: float = 8.0
-    queries: str = "mixed"
-    max_queries: int = 1000
-    gateway: str | None = None
-    start_mesh: bool = False
-    backend: str = "embedded"
-    corpora: list[Path] = field(default_factory=list)
-    data_dir: Path | None = None
     rate_hz: int = 100
-    warmup_s: float = 1.0
-    deadline_s: float = 5.0
-    k: int = 10
     out: Path = Path("benchmarks/profile")
 
 
