@@ -8,6 +8,16 @@ start=$(date +%s)
 
 log() { printf '[setup %4ss] %s\n' "$(( $(date +%s) - start ))" "$*"; }
 
+# Go tools, pinned and cached under ~/.cache/chsr-local/bin (deploy/local/tools.sh): kustomize, kube-score and
+# promtool (tests/ops), buf (the API check), grpcurl, grpc-health-probe, protoc-gen-go(-grpc) (tests/clients).
+# A cold build takes minutes on 2 cores (promtool is the slowest; buf comes from npm in a second); a cached one
+# milliseconds. It runs in the background while pip installs (downloads and unpacking, not Go's CPU work).
+tools_log="${XDG_CACHE_HOME:-$HOME/.cache}/chsr-local/logs/tools-install.log"
+mkdir -p "$(dirname "$tools_log")"
+log "building Go tools in the background (kustomize, kube-score, promtool, buf, grpcurl, grpc-health-probe, protoc-gen-go, protoc-gen-go-grpc; cached)"
+deploy/local/tools.sh install >"$tools_log" 2>&1 &
+tools_pid=$!
+
 if [ ! -x .venv/bin/python ]; then
   log "creating .venv"
   python3 -m venv .venv
@@ -26,11 +36,12 @@ bash scripts/check_protos.sh
 log "checking the layering (import-linter contracts in pyproject.toml)"
 .venv/bin/lint-imports
 
-# Go tools, pinned and cached under ~/.cache/chsr-local/bin (deploy/local/tools.sh): kustomize, kube-score and
-# promtool (tests/ops), buf (the API check), grpcurl, grpc-health-probe, protoc-gen-go(-grpc) (tests/clients).
-# A cold build of all eight takes minutes on 2 cores (promtool and buf are the slowest); a cached one milliseconds.
-log "building Go tools (kustomize, kube-score, promtool, buf, grpcurl, grpc-health-probe, protoc-gen-go, protoc-gen-go-grpc; cached)"
-deploy/local/tools.sh install >/dev/null
+log "waiting for the Go tools"
+if ! wait "$tools_pid"; then
+  tail -n 30 "$tools_log" >&2
+  log "building the Go tools failed (log: $tools_log)"
+  exit 1
+fi
 # tests/ops check the Prometheus configs with the Go module's promtool: Debian's (which deploy/local/prometheus.sh
 # runs) is built without Kubernetes service discovery and rejects prometheus-k8s.yml.
 export CHSR_PROMTOOL_BIN="${CHSR_PROMTOOL_BIN:-$(deploy/local/tools.sh path promtool)}"
