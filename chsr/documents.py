@@ -29,6 +29,11 @@ MAX_HEADINGS = 32
 MAX_CITATION_CHARS = 1000
 
 
+
+def metadata_from_proto(msg: common_pb2.Metadata) -> dict[str, Any]:
+    """Every curriculum field of ``msg``, None where unset (the dict form ``Scope.admits`` and ``Doc`` use)."""
+    return {name: getattr(msg, name) if msg.HasField(name) else None for name in METADATA_FIELDS}
+
 class DocumentError(ValueError):
     """A document failed validation; ``field`` names the offending field."""
 
@@ -118,9 +123,7 @@ class Doc:
 
     @classmethod
     def from_proto(cls, msg: common_pb2.Document) -> "Doc":
-        meta: dict[str, Any] = {}
-        for name in METADATA_FIELDS:
-            meta[name] = getattr(msg.metadata, name) if msg.metadata.HasField(name) else None
+        meta = metadata_from_proto(msg.metadata)
         citation = Citation.from_proto(msg.citation) if msg.HasField("citation") else None
         return cls(id=msg.id, text=msg.text, title=msg.title, metadata=meta, citation=citation, chunking=msg.chunking)
 

@@ -212,7 +212,7 @@ class SearchService:
             self._catalogue.note_gate_version(resp.catalogue_version)
         query = resp.expanded_query if pipeline.expansion and resp.expanded_query else request.query
         return GateOutcome(resp.scope, list(resp.ladder), list(resp.confidence), query, list(resp.topic_terms), resp,
-                           lists if self._reuse_legs else None)
+                           lists)
 
     # ---- the ladder loop -------------------------------------------------------
     def _compute(self, plan: SearchPlan, budget: Budget) -> gateway_pb2.SearchResponse:

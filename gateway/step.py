@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import grpc
 
-from chsr.documents import METADATA_FIELDS
+from chsr.documents import metadata_from_proto
 from chsr.errors import DeadlineExceeded, FailedPrecondition, Unavailable
 from chsr.metrics import BACKEND_ERRORS
 from chsr.scope import Scope
@@ -69,9 +69,17 @@ class ProbeLists:
         if full is None or post_filter or query != self.query or exact != self.exact or depth > self.k:
             return None
         scope = Scope.from_proto(flt)
-        admitted = full if scope.is_empty() else [c for c in full if scope.admits(_metadata(c.document.metadata))]
-        if len(admitted) < depth and len(full) >= self.k:
-            return None  # admissible hits may rank below the probe's last one
+        everything = scope.is_empty()
+        complete = len(full) < self.k            # every hit the leg has: any admitted part of it is the answer
+        spare = len(full) - depth                # else at most this many hits may fail the filter
+        admitted: list[common_pb2.Candidate] = []
+        for c in full:
+            if everything or scope.admits(metadata_from_proto(c.document.metadata)):
+                admitted.append(c)
+            elif not complete:
+                spare -= 1
+                if spare < 0:
+                    return None  # admissible hits may rank below the probe's last one
         out = []
         for rank, c in enumerate(admitted[:depth], start=1):
             cand = common_pb2.Candidate(doc_id=c.doc_id, score=c.score, rank=rank)
@@ -80,10 +88,6 @@ class ProbeLists:
                 cand.document.metadata.CopyFrom(c.document.metadata)
             out.append(cand)
         return out
-
-
-def _metadata(meta: common_pb2.Metadata) -> dict[str, Any]:
-    return {name: getattr(meta, name) for name in METADATA_FIELDS if meta.HasField(name)}
 
 
 def _failed(what: str, errors: list[grpc.RpcError]) -> Exception:

@@ -60,7 +60,8 @@ def order_by_language(items: list[T], language: common_pb2.QueryLanguage | None,
         lang = _language(meta)
         if lang is None or lang == wanted:
             continue
-        original = originals.get(item_key(meta)) if item_key(meta) is not None else None
+        key = item_key(meta)
+        original = originals.get(key) if key is not None else None
         version = f" version of {original}" if original else ""
         notes[slot].append(f"language: {lang}{version} ({why})")
     return out, notes

@@ -29,6 +29,3 @@ class QueryVectors:
     def learn(self, leg: str, query: str, response: retriever_pb2.RetrieveResponse) -> None:
         if response.query_vector:
             self._by_call.setdefault((leg, query), list(response.query_vector))
-
-    def __len__(self) -> int:
-        return len(self._by_call)

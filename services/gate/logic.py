@@ -50,17 +50,16 @@ class GateResult:
     label: str = ""                  # gated | ranked | ungated; "" on the text-only path
     #: The language the answer should come in first: asked for, else how the query is written.
     query_language: LanguageGuess | None = None
-    language_requested: bool = False
 
 
-def answer_language(query: str, extraction: Extraction, hints: Scope) -> tuple[LanguageGuess | None, bool]:
-    """(language, requested): a hinted or asked-for language version wins over the detected one."""
+def answer_language(query: str, extraction: Extraction, hints: Scope) -> LanguageGuess | None:
+    """A hinted or asked-for language version wins over the one the query is written in."""
     if hints.language:
-        return LanguageGuess(hints.language[0], 1.0, "client hint"), True
+        return LanguageGuess(hints.language[0], 1.0, "client hint", requested=True)
     if extraction.scope.language:
         confidence, evidence = extraction.confidence.get("language", (0.75, "asked for"))
-        return LanguageGuess(extraction.scope.language[0], float(confidence), evidence), True
-    return detect_language(query), False
+        return LanguageGuess(extraction.scope.language[0], float(confidence), evidence, requested=True)
+    return detect_language(query)
 
 
 def validate_hints(hints: Scope, vocab: Vocabulary) -> None:
@@ -112,11 +111,10 @@ def run_gate(
     ladder = build_ladder(scope, strict, strict_scope or lookup_only, soft_fields=soft,
                           subject_parents=vocab.subject_parents, notes=notes)
     ladder = with_series_rungs(with_nearest_level(ladder, vocab), scope, gap)
-    language, requested = answer_language(query, extraction, hints)
     return GateResult(
         scope=scope, confidence=confidence, ladder=ladder, strict_keys=strict,
         expanded_query=_expand(query, extraction, vocab) if expand_query and extract else query,
-        topic_terms=topics, notes=notes, query_language=language, language_requested=requested,
+        topic_terms=topics, notes=notes, query_language=answer_language(query, extraction, hints),
     )
 
 
@@ -126,7 +124,6 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
     lookup_only = not topics  # a pure look-up is never widened (as on the text-only path)
     inferred = infer_scope(extraction, topics, probe, hints, vocab, params, strict_scope or lookup_only)
     confidence = {name: (f.confidence, f.evidence) for name, f in inferred.fields.items()}
-    language, requested = answer_language(query, extraction, hints)
     return GateResult(
         scope=inferred.scope, confidence=confidence, ladder=inferred.ladder, strict_keys=inferred.strict_keys,
         # an ungated answer is the ungated pipeline's answer: no curriculum expansion either
@@ -134,7 +131,7 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
         topic_terms=topics,
         notes=inferred.notes, fields=inferred.fields, penalties=inferred.penalties,
         penalty_strength=inferred.penalty_strength, label=inferred.label,
-        query_language=language, language_requested=requested)
+        query_language=answer_language(query, extraction, hints))
 
 
 def _no_extraction(query: str) -> Extraction:

@@ -48,6 +48,7 @@ class LanguageGuess:
     code: str           # en | fr | de | es | zh
     confidence: float   # 0-1
     evidence: str       # what decided it, for the response's notes
+    requested: bool = False   # the query (or a client hint) asks for this language; False: how it is written
 
 
 def detect_language(text: str) -> LanguageGuess | None:

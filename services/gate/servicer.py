@@ -14,7 +14,7 @@ import time
 import grpc
 
 from chsr.catalogue import entries_from_proto
-from chsr.documents import METADATA_FIELDS
+from chsr.documents import metadata_from_proto
 from chsr.limits import check_query
 from chsr.scope import Scope
 from chsr.v1 import common_pb2, gate_pb2, gate_pb2_grpc
@@ -70,7 +70,7 @@ class GateServicer(gate_pb2_grpc.GateServiceServicer):
 
 
 def probe_hit(msg: gate_pb2.ProbeHit) -> EvidenceHit:
-    meta = {name: getattr(msg.metadata, name) if msg.metadata.HasField(name) else None for name in METADATA_FIELDS}
+    meta = metadata_from_proto(msg.metadata)
     return EvidenceHit(meta, float(msg.score), msg.leg, int(msg.rank))
 
 
@@ -102,7 +102,7 @@ def _language(result: GateResult) -> common_pb2.QueryLanguage | None:
     if guess is None:
         return None
     return common_pb2.QueryLanguage(code=guess.code, confidence=guess.confidence,
-                                    requested=result.language_requested, evidence=guess.evidence)
+                                    requested=guess.requested, evidence=guess.evidence)
 
 
 def register_gate(server: grpc.Server, servicer: GateServicer) -> str:

@@ -42,8 +42,8 @@ def test_a_few_han_characters_in_an_english_query_do_not_make_it_chinese() -> No
 
 def test_the_gate_answers_in_the_asked_for_language_over_the_written_one(demo) -> None:  # type: ignore[no-untyped-def]
     asked = run_gate("the German version of Northfield 2019 physics paper 1 question 3", vocab=demo)
-    assert asked.query_language is not None and asked.query_language.code == "de" and asked.language_requested
+    assert asked.query_language is not None and asked.query_language.code == "de" and asked.query_language.requested
     written = run_gate("Northfield 2019 physics paper 1 question 3", vocab=demo)
-    assert written.query_language is not None and written.query_language.code == "en" and not written.language_requested
+    assert written.query_language is not None and written.query_language.code == "en" and not written.query_language.requested
     hinted = run_gate("Northfield 2019 physics paper 1 question 3", Scope(language=("es",)), vocab=demo)
-    assert hinted.query_language is not None and hinted.query_language.code == "es" and hinted.language_requested
+    assert hinted.query_language is not None and hinted.query_language.code == "es" and hinted.query_language.requested
