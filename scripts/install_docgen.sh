@@ -6,7 +6,7 @@
 set -euo pipefail
 PY="${1:-.venv/bin/python}"
 "$PY" -m pip install --quiet "typst>=0.15,<0.16" "pypdf>=5"
-if command -v apt-get >/dev/null 2>&1 && ! fc-list 2>/dev/null | grep -qi "WenQuanYi Micro Hei"; then
+if command -v apt-get >/dev/null 2>&1 && ! fc-list 2>/dev/null | grep -i "WenQuanYi Micro Hei" >/dev/null; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get install -y --no-install-recommends fonts-wqy-microhei >/dev/null || {
     $SUDO apt-get update >/dev/null && $SUDO apt-get install -y --no-install-recommends fonts-wqy-microhei >/dev/null; }

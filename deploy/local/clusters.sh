@@ -246,9 +246,9 @@ cl_redis_ok() {
   primary="$(cl_redis_primary)" || return 1
   port="${primary##*:}"
   cl_redis_ping "$port" || return 1
-  redis-cli -h "$CHSR_HOST" -p "$port" info replication 2>/dev/null | grep -q '^connected_slaves:[1-9]' || return 1
+  redis-cli -h "$CHSR_HOST" -p "$port" info replication 2>/dev/null | grep '^connected_slaves:[1-9]' >/dev/null || return 1
   redis-cli -h "$CHSR_HOST" -p "$(cl_sentinel_port 1)" sentinel master "$CL_REDIS_MASTER" 2>/dev/null |
-    grep -A1 '^num-other-sentinels$' | tail -1 | grep -q "^$((CL_SENTINELS - 1))$"
+    grep -A1 '^num-other-sentinels$' | tail -1 | grep "^$((CL_SENTINELS - 1))$" >/dev/null
 }
 
 # cl_redis_start_node N [PRIMARY_HOST:PORT]: a replica of PRIMARY when given, else a primary.

@@ -66,7 +66,7 @@ chsr_pid_alive() {
   state="$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null || echo Z)"
   [ "$state" != "Z" ] || return 1
   if [ -n "${2:-}" ]; then
-    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$2" || return 1
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -F -- "$2" >/dev/null || return 1
   fi
 }
 

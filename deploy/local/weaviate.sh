@@ -39,7 +39,8 @@ wv_patch_listen_host() {
   for f in $WV_PATCH_FILES; do
     grep -q 'fmt.Sprintf(":%d"' "$WV_SRC/$f" || chsr_die "patch target not found in $f (upstream changed?)"
     sed -i 's/fmt\.Sprintf(":%d"/fmt.Sprintf(os.Getenv("CHSR_LISTEN_HOST")+":%d"/g' "$WV_SRC/$f"
-    if ! sed -n '/^import (/,/^)/p' "$WV_SRC/$f" | grep -qE '^[[:space:]]*"os"$'; then
+    # grep reads to the end (no -q): with pipefail, -q's early exit can SIGPIPE sed and read as "no match".
+    if ! sed -n '/^import (/,/^)/p' "$WV_SRC/$f" | grep -E '^[[:space:]]*"os"$' >/dev/null; then
       sed -i '0,/^import (/s//import (\n\t"os"/' "$WV_SRC/$f"
     fi
   done
@@ -93,7 +94,7 @@ wv_install() {
     { chsr_tail_logs "$blog"; chsr_die "go mod download $WV_MODULE@$CHSR_WEAVIATE_VERSION failed"; }
   wv_patch_listen_host
   (cd "$WV_SRC" && go build -ldflags "$WV_LDFLAGS" -o "$WV_BIN/weaviate-server.tmp" ./cmd/weaviate-server) \
-    >>"$blog" 2>&1 || { chsr_tail_logs "$blog"; chsr_die "weaviate build failed"; }
+    >>"$blog" 2>&1 || { chsr_tail_logs "$blog"; rm -rf "$WV_SRC"; chsr_die "weaviate build failed (patched source removed; a rerun starts from the module cache)"; }
   mv "$WV_BIN/weaviate-server.tmp" "$WV_BIN/weaviate-server"
   touch "$WV_BIN/.chsr-built"
   chsr_log "built in $((SECONDS - t0))s: $WV_BIN/weaviate-server"
