@@ -7,9 +7,9 @@ cd "$(dirname "$0")/.."
 PY="${PY:-.venv/bin/python}"
 logs=$(mktemp -d)
 start=$SECONDS
-"$PY" -m pytest -m unit -q -p no:cacheprovider >"$logs/unit.log" 2>&1 &
+CHSR_TEST_PORT_BASE=56000 "$PY" -m pytest -m unit -q -p no:cacheprovider >"$logs/unit.log" 2>&1 &
 unit=$!
-"$PY" -m pytest -m "e2e and not elasticsearch and not weaviate" -q -p no:cacheprovider >"$logs/e2e.log" 2>&1 &
+CHSR_TEST_PORT_BASE=58000 "$PY" -m pytest -m "e2e and not elasticsearch and not weaviate" -q -p no:cacheprovider >"$logs/e2e.log" 2>&1 &
 e2e=$!
 wait $unit; unit_rc=$?
 wait $e2e; e2e_rc=$?

@@ -69,9 +69,15 @@ if [ "$ENGINES" = "1" ] && [ -x deploy/local/engines.sh ]; then
   export CHSR_REQUIRE_ENGINES=1
 fi
 
-log "running tests"
 set +e
-.venv/bin/python -m pytest "$@"
+if [ $# -eq 0 ]; then
+  # The whole suite in two lanes side by side, phased so no test stops an engine another test is using.
+  log "running tests (scripts/test_lanes.sh: two pytest processes side by side)"
+  bash scripts/test_lanes.sh
+else
+  log "running tests (pytest $*)"
+  .venv/bin/python -m pytest "$@"
+fi
 rc=$?
 set -e
 log "done (pytest exit $rc)"

@@ -35,9 +35,15 @@ def require_dir(path: Path, what: str) -> Path:
     return path
 
 
+#: Where ``free_port_block`` starts looking. scripts/test_lanes.sh gives each concurrent pytest process its own
+#: range (CHSR_TEST_PORT_BASE), so two lanes never probe the same block and both start a mesh on it.
+PORT_BASE = int(os.environ.get("CHSR_TEST_PORT_BASE", "56000"))
+PORT_RANGE = 2000 if "CHSR_TEST_PORT_BASE" in os.environ else 8000
+
+
 def free_port_block(n: int) -> int:
     """A base port with ``n`` consecutive free ports on loopback."""
-    for base in range(56000, 64000, 16):
+    for base in range(PORT_BASE, PORT_BASE + PORT_RANGE, 16):
         ok = True
         for p in range(base, base + n):
             with socket.socket() as s:

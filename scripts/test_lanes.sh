@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The whole suite as two pytest processes side by side (the README test command runs this; issue 23).
+# Most of the suite's time is waiting (a mesh starting, an engine recovering, a fault's window), so two lanes on
+# two cores take about two thirds of the time of one. What may share a moment is fixed by the engines:
+#   phase 1  lane "local"    no search engines: unit, contract, security, fuzz, install, ops (its live test reads
+#                            the single-node Prometheus, which no test stops), the embedded e2e tests
+#            lane "engines"  everything else except phase 2 (every test that uses the single-node engines)
+#   phase 2  lane "stops"    the tests that STOP a single-node engine (fault matrix, ingest crash): nothing else
+#                            may use those engines meanwhile
+#            lane "cluster"  the node-fault tests, on the 3-node clusters (their own ports and data)
+# A test file not named below runs in the "engines" lane, so a new file is never left out (tests/e2e/test_bench_cli.py
+# needs no engine and runs there to even the lanes: ~280 s each on the 2-core machine).
+#   bash scripts/test_lanes.sh [--list [--ids]]   (--list: collect only, print each lane's test count or tests)
+# Each lane's log is printed when it ends; the exit status is non-zero when any lane failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PY="${PY:-.venv/bin/python}"
+
+LOCAL=(tests/unit tests/contract tests/security tests/fuzz tests/install tests/ops
+       tests/e2e/test_calibrate.py tests/e2e/test_catalogue.py tests/e2e/test_eval_cli.py
+       tests/e2e/test_ingest_files.py tests/e2e/test_measured_setup.py tests/e2e/test_mesh.py
+       tests/e2e/test_readiness.py tests/e2e/test_readme_example.py)
+STOPS=(tests/faults/test_fault_matrix.py tests/faults/test_ingest_crash.py)
+CLUSTER=(tests/faults/test_node_faults.py)
+
+ignore() { local p; for p in "$@"; do printf -- '--ignore=%s\n' "$p"; done; }
+mapfile -t ENGINES_ARGS < <(echo tests; ignore "${LOCAL[@]}" "${STOPS[@]}" "${CLUSTER[@]}")
+
+# run_lane NAME PORT_BASE ARGS... : one pytest process in the background; its own port range and temp dir.
+run_lane() {
+  local name=$1 port=$2
+  shift 2
+  CHSR_TEST_PORT_BASE=$port "$PY" -m pytest -p no:cacheprovider --basetemp="$logs/tmp-$name" "$@" \
+    >"$logs/$name.log" 2>&1 &
+  echo $! >"$logs/$name.pid"
+}
+
+# finish NAME...: wait for each lane, print its log, remember a failure.
+finish() {
+  local name rc
+  for name in "$@"; do
+    wait "$(cat "$logs/$name.pid")"
+    rc=$?
+    printf '\n===== lane %s (exit %s, %s s since start) =====\n' "$name" "$rc" "$((SECONDS - start))"
+    cat "$logs/$name.log"
+    [ "$rc" -eq 0 ] || failed=1   # 5 (no test collected) fails too: an empty lane is a broken lane list
+  done
+}
+
+if [ "${1:-}" = "--list" ]; then   # --list: "LANE COUNT" per lane; --list --ids: "LANE NODEID" per test
+  for lane in local engines stops cluster; do
+    case $lane in
+      local) args=("${LOCAL[@]}") ;; engines) args=("${ENGINES_ARGS[@]}") ;;
+      stops) args=("${STOPS[@]}") ;; cluster) args=("${CLUSTER[@]}") ;;
+    esac
+    ids=$("$PY" -m pytest -p no:cacheprovider --collect-only -q "${args[@]}" 2>/dev/null | grep '::')
+    if [ "${2:-}" = "--ids" ]; then
+      printf '%s\n' "$ids" | sed "s/^/$lane /"
+    else
+      printf '%s %s\n' "$lane" "$(printf '%s\n' "$ids" | grep -c '::')"
+    fi
+  done
+  exit 0
+fi
+
+logs=$(mktemp -d "${TMPDIR:-/tmp}/chsr-lanes.XXXXXX")
+start=$SECONDS
+failed=0
+
+echo "[lanes] phase 1: local (no engines) | engines (logs: $logs)"
+run_lane local 56000 "${LOCAL[@]}"
+run_lane engines 58000 "${ENGINES_ARGS[@]}"
+finish local engines
+echo "[lanes] phase 2: stops (engines stopped under load) | cluster (node faults)"
+run_lane stops 60000 "${STOPS[@]}"
+run_lane cluster 62000 "${CLUSTER[@]}"
+finish stops cluster
+echo "[lanes] all lanes done in $((SECONDS - start)) s; failed: $failed"
+grep -h -E "^(FAILED|ERROR) " "$logs"/*.log | head -40
+exit $failed
