@@ -169,3 +169,23 @@ def test_a_series_relaxation_names_an_absent_grade_and_relaxes_to_the_nearest_gr
         assert len({abs(asked - g) for g in grades}) == 1, case["case_id"]   # ties only: both sides
         if scope["year"]:
             assert all(scope["year"] in idx.paper_years[p] for p in held), case["case_id"]
+
+
+@pytest.mark.data
+def test_table_requests_ask_for_an_item_that_holds_a_table(generated):
+    from tools.gate.query_kinds_requests import has_table
+
+    idx, cases = generated
+    for case in _of_kind(cases, "table_request"):
+        assert case["slice"] == "table" and case["task_type"] == "exact"
+        (target,) = [d for d in case["relevant"] if case["relevant"][d] == 2][:1]
+        assert has_table(next(i for i in idx.items if i.id == target)), case["case_id"]
+
+
+@pytest.mark.data
+def test_wrong_subject_beside_a_paper_keeps_the_paper_and_the_true_subject(generated):
+    idx, cases = generated
+    for case in _of_kind(cases, "wrong_subject_paper"):
+        named = case["notes"].split()[1]
+        assert case["scope"]["subject"] != named and case["scope"]["paper"] and case["scope"]["year"]
+        assert all(idx.meta(d)["paper"] == case["scope"]["paper"] for d in case["relevant"])
