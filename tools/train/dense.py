@@ -59,7 +59,9 @@ def build_triples(data_dir: Path, split: str, seed: int) -> list[tuple[str, str,
 def train_bi_encoder(data_dir: str | Path, out_dir: str | Path, base_model_path: str | Path | None = None, *,
                      split: str = "train", epochs: int = 1, batch_size: int = 32, learning_rate: float = 2e-5,
                      scale: float = 20.0, seed: int = 42, max_triples: int | None = None,
-                     device: str | None = None) -> DenseTrainResult:
+                     device: str | None = None, max_seq_length: int | None = None) -> DenseTrainResult:
+    """``max_seq_length`` truncates every text to that many tokens while training (default: the model's own, 256
+    for all-MiniLM-L6-v2); a step's cost grows with it, and the saved model keeps the truncation."""
     force_offline()
     import torch
     from sentence_transformers import SentenceTransformer
@@ -72,6 +74,8 @@ def train_bi_encoder(data_dir: str | Path, out_dir: str | Path, base_model_path:
     torch.manual_seed(seed)
     base = Path(base_model_path) if base_model_path else default_model_path()
     model = SentenceTransformer(str(base), device=device or "cpu")
+    if max_seq_length:
+        model.max_seq_length = max_seq_length
     optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.01)
     steps = ((len(triples) + batch_size - 1) // batch_size) * epochs
     scheduler = get_linear_schedule_with_warmup(optimizer, max(1, steps // 10), steps)
