@@ -227,6 +227,21 @@ def test_track_word_outranks_a_wrong_subject(mini):
     assert scope.paper == ("Gaokao 新课标I Mathematics I (science track)",)
 
 
+@pytest.mark.parametrize("query, paper, subject", [
+    ("物理选择题：2015全国卷I 文综历史第3小题", "Gaokao 新课标I History", "history"),
+    ("2018全国II卷理综化学第7小题 生物考题", "Gaokao 新课标II Chemistry", "chemistry"),
+    ("biology question: 2014全国三卷 理综 化学 第8题", "Gaokao 新课标III Chemistry", "chemistry"),
+])
+def test_the_subject_inside_a_combined_paper_outranks_a_wrong_subject_elsewhere(bundled, query, paper, subject):
+    scope = extract_scope(query, bundled).scope
+    assert scope.subject == (subject,) and scope.paper == (paper,)
+
+
+def test_a_free_subject_beside_a_paper_without_one_is_kept(bundled):
+    # no subject inside the paper's name: the named one stands (the evidence may still correct it)
+    assert extract_scope("2020年新课标I卷 化学 第11题", bundled).scope.subject == ("chemistry",)
+
+
 def test_nonexistent_paper_is_named_but_not_strict(mini):
     extraction = extract_scope("2022年新高考I卷数学第17题", mini)
     assert extraction.scope.paper == ("Gaokao 新高考I Mathematics",)
