@@ -25,13 +25,15 @@ from tools.gate.query_kinds import (Case, cited as _cited, cue_lang, cue_text, g
 from tools.gate.query_kinds_empty import abstain as _abstain, relax_content as _relax_content
 from tools.gate.query_kinds_empty import relax_level as _relax_level, relax_series as _relax_series
 from tools.gate.query_kinds_empty import relax_year as _relax_year
+from tools.gate.query_kinds_requests import relax_table_level as _relax_table_level
 from tools.gate.query_kinds_requests import table_request as _table_request
 from tools.gate.query_kinds_requests import wrong_subject_paper as _wrong_subject_paper
 
 KIND_COUNTS = {"quote": 600, "quote_cue": 650, "para": 450, "para_cue": 500, "keywords": 350, "lookup": 500,
                "lookup_paper": 300, "lookup_year": 150, "solution": 400, "qa_pair": 150, "wrong_subject": 400,
                "cross_subject": 200, "relax_year": 150, "relax_level": 150, "relax_content": 150, "abstain": 150,
-               "relax_series": 150, "table_request": 250, "wrong_subject_paper": 200}
+               "relax_series": 150, "table_request": 250, "wrong_subject_paper": 200,
+               "relax_table_level": 100}
 
 
 def _text_case(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
@@ -146,7 +148,7 @@ BUILDERS = {"quote": _text_case, "quote_cue": _text_case, "para": _text_case, "p
             "solution": _solution, "qa_pair": _solution, "wrong_subject": _wrong_subject, "cross_subject": _cross,
             "relax_year": _relax_year, "relax_level": _relax_level, "relax_content": _relax_content, "abstain": _abstain,
             "relax_series": _relax_series, "table_request": _table_request,
-            "wrong_subject_paper": _wrong_subject_paper}
+            "wrong_subject_paper": _wrong_subject_paper, "relax_table_level": _relax_table_level}
 
 
 def generate(idx: CorpusIndex, seed: int = 14, scale: float = 1.0) -> list[Case]:

@@ -6,8 +6,8 @@ look-up of a paper, year or item that does not exist; no labels). Conventions in
 from __future__ import annotations
 
 import random
-
 from functools import cache
+from typing import Callable
 
 from chsr.levels import LEVEL_SPAN, level_distance
 from chsr.levels import nearest_levels as _nearest
@@ -16,7 +16,7 @@ from services.gate.ladder import SCIENCE_DISCIPLINES, widens_to_parent
 from services.gate.vocabulary import Vocabulary
 from tools.gate import query_forms as qf
 from tools.gate import query_text as qt
-from tools.gate.corpus_items import CorpusIndex
+from tools.gate.corpus_items import CorpusIndex, Item
 from tools.gate.query_kinds import (Case, cited as _cited, cue_lang, cue_text, gold, level_known, lookup_text,
                                     make_case, relevant_for, slice_of, topic)
 
@@ -56,6 +56,13 @@ def relax_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
     item = idx.pick(rng, lambda i: i.source != "ccss")
     if item is None:
         return None
+    return level_relaxation(idx, rng, kind, item, phrase=None)
+
+
+def level_relaxation(idx: CorpusIndex, rng: random.Random, kind: str, item: Item,
+                     phrase: Callable[[str, str], str] | None) -> Case | None:
+    """``relax_level`` for ``item``; ``phrase(lang, level_words)`` writes the query instead of the topical cue form
+    (a table request asks "9th grade textbook table of refractive indices")."""
     m = item.meta
     level = m["level"]
     if level not in LEVEL_SPAN:
@@ -69,8 +76,12 @@ def relax_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
         return None
     asked = rng.choice(options)
     lang = cue_lang(item, rng)
-    query = cue_text(lang, topic(item, rng), rng, subject=m["subject"], level=asked,
-                     content=m["content_type"] if rng.random() < 0.6 else None)
+    if phrase is None:
+        query = cue_text(lang, topic(item, rng), rng, subject=m["subject"], level=asked,
+                         content=m["content_type"] if rng.random() < 0.6 else None)
+    else:
+        lang = "en" if item.lang == "en" else item.lang
+        query = phrase(lang, qf.level_phrase(asked, lang, rng))
     scope = gold(item, level=True)
     scope["level"] = asked
     near = nearest_levels(idx, subjects, asked, m["content_type"])

@@ -1,5 +1,5 @@
 """Generated kinds that ask for a kind of material rather than quote it (issue 21, item 1): a table by
-what it tabulates, and a wrong subject named beside a cited paper. Conventions in ``query_kinds.py``.
+what it tabulates (also at a level the corpus lacks), and a wrong subject named beside a cited paper. Conventions in ``query_kinds.py``.
 
 Both kinds were missing from the generated set, which is why it under-counted the table slice (8 cases
 in the report's sample) and predicted adversarial cases too well: its wrong-subject queries never cited a
@@ -16,6 +16,7 @@ from tools.gate import query_text as qt
 from tools.gate.corpus_items import CorpusIndex, Item
 from tools.gate.query_kinds import (Case, cited, cue_lang, gold, level_known, lookup_text, make_case, relevant_for,
                                     slice_of, topic)
+from tools.gate.query_kinds_empty import level_relaxation
 
 _LATEX = re.compile(r"\\begin\{[a-z]+\}.*?\\end\{[a-z]+\}|\\[a-zA-Z]+|[{}$&^_\\]", re.S)
 _CELL_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
@@ -99,3 +100,25 @@ def wrong_subject_paper(idx: CorpusIndex, rng: random.Random, kind: str) -> Case
     scope = gold(item, level=True, cite=("year", "paper") + (("question_number",) if qn else ()))
     return make_case(kind, query, scope, relevant_for(idx, [item.id], scope), slice_=slice_of(item, lang),
                      task="adversarial", items=[item.id], notes=f"names {named} beside the cited paper")
+
+
+def relax_table_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
+    """A table asked for at a level the corpus lacks for its subject and content type ("9th grade textbook table
+    of refractive indices": only the high-school textbook holds it); ``relaxed_scope`` as in ``relax_level``."""
+    item = idx.pick(rng, has_table)
+    if item is None:
+        return None
+    m = item.meta
+    what = table_subject(item, rng)
+
+    def phrase(lang: str, level_words: str) -> str:
+        ask = rng.choice(TABLE_FORMS[lang]).format(t=what)
+        subj = rng.choice(qf.SUBJECTS[lang][m["subject"]]) if rng.random() < 0.6 else ""
+        ct = rng.choice(qf.CONTENT[m["content_type"]][lang]) if rng.random() < 0.5 else ""
+        head = (" " if lang != "zh" else "").join(p for p in (level_words, subj, ct) if p)
+        return rng.choice([f"{head} {ask}", f"{ask} ({head})"])
+
+    case = level_relaxation(idx, rng, kind, item, phrase)
+    if case is not None:
+        case["slice"] = "table"
+    return case

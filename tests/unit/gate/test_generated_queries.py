@@ -189,3 +189,13 @@ def test_wrong_subject_beside_a_paper_keeps_the_paper_and_the_true_subject(gener
         named = case["notes"].split()[1]
         assert case["scope"]["subject"] != named and case["scope"]["paper"] and case["scope"]["year"]
         assert all(idx.meta(d)["paper"] == case["scope"]["paper"] for d in case["relevant"])
+
+
+@pytest.mark.data
+def test_a_table_asked_for_at_a_missing_level_relaxes_to_a_level_that_holds_it(generated):
+    idx, cases = generated
+    for case in _of_kind(cases, "relax_table_level"):
+        assert case["slice"] == "table" and case["task_type"] == "relaxation" and case["expect_empty_scope"]
+        assert case["relaxed_scope"]["level"] != case["scope"]["level"]
+        assert not any(idx.combo_exists(case["scope"]["subject"], case["scope"]["level"], idx.meta(d)["content_type"])
+                       for d in case["relevant"])
