@@ -60,9 +60,11 @@ def relax_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
 
 
 def level_relaxation(idx: CorpusIndex, rng: random.Random, kind: str, item: Item,
-                     phrase: Callable[[str, str], str] | None) -> Case | None:
+                     phrase: Callable[[str, str], str] | None, *, any_content: bool = False) -> Case | None:
     """``relax_level`` for ``item``; ``phrase(lang, level_words)`` writes the query instead of the topical cue form
-    (a table request asks "9th grade textbook table of refractive indices")."""
+    (a table request asks "9th grade textbook table of refractive indices"). ``any_content``: ask only for a level
+    where the subject has no material of any content type, so a query that does not say which content type it
+    wants is still asking for an empty scope (grade 7 maths has standards but no exam items)."""
     m = item.meta
     level = m["level"]
     if level not in LEVEL_SPAN:
@@ -70,6 +72,7 @@ def level_relaxation(idx: CorpusIndex, rng: random.Random, kind: str, item: Item
     subjects = (m["subject"], *SCIENCE_DISCIPLINES) if m["subject"] == "science" else (m["subject"],)
     options = [lv for lv in LEVEL_SPAN if lv != level and 0 < level_distance(lv, level) <= 3
                and not any(idx.combo_exists(s, lv, m["content_type"]) for s in subjects)
+               and not (any_content and any((s, lv) == (c[0], c[1]) for c in idx.combos for s in subjects))
                and level in nearest_levels(idx, subjects, lv, m["content_type"])
                and not _parent_nearer(idx, m["subject"], lv, m["content_type"])]
     if not options:

@@ -104,7 +104,8 @@ def wrong_subject_paper(idx: CorpusIndex, rng: random.Random, kind: str) -> Case
 
 def relax_table_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
     """A table asked for at a level the corpus lacks for its subject and content type ("9th grade textbook table
-    of refractive indices": only the high-school textbook holds it); ``relaxed_scope`` as in ``relax_level``."""
+    of refractive indices": only the high-school textbook holds it); ``relaxed_scope`` as in ``relax_level``. The level
+    holds nothing of the subject at all: a table request need not say whether it wants an exam item or a textbook."""
     item = idx.pick(rng, has_table)
     if item is None:
         return None
@@ -118,7 +119,7 @@ def relax_table_level(idx: CorpusIndex, rng: random.Random, kind: str) -> Case |
         head = (" " if lang != "zh" else "").join(p for p in (level_words, subj, ct) if p)
         return rng.choice([f"{head} {ask}", f"{ask} ({head})"])
 
-    case = level_relaxation(idx, rng, kind, item, phrase)
+    case = level_relaxation(idx, rng, kind, item, phrase, any_content=True)
     if case is not None:
         case["slice"] = "table"
     return case
