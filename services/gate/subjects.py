@@ -81,11 +81,10 @@ def resolve_subject(
     values: list[str] = []
     for hit in _narrowed(named):
         values += [s for s in hit.value[0] if s not in values]
-    bound = _paper_bound(named)
+    bound, spans = _paper_bound(named)
     if bound and set(values) - set(bound):
         others = [v for v in values if v not in bound]
-        texts = ", ".join(h.text for h in named if h.value[0] != tuple(others))
-        return SubjectDecision(bound, 0.9, f"paper subject named ({texts}); named {others} contradicted by the paper")
+        return SubjectDecision(bound, 0.9, f"paper subject named ({', '.join(spans)}); named {others} contradicted by the paper")
     if track_math:
         others = [v for v in values if v != "mathematics"]
         evidence = "maths paper named" + (f"; named {others} contradicted by the paper" if others else "")
@@ -111,17 +110,19 @@ def _narrowed(named: list[Hit]) -> list[Hit]:
     return [hit for hit in named if len(hit.value[0]) == 1 or not singles & set(hit.value[0])]
 
 
-def _paper_bound(named: list[Hit]) -> tuple[str, ...]:
+def _paper_bound(named: list[Hit]) -> tuple[tuple[str, ...], list[str]]:
     """Subjects written as part of a combined paper's name: a member right after its group ("理综化学", "文综 历史").
     That names the paper's section, so it outranks a subject word elsewhere in the query ("物理选择题：2015全国卷I
     文综历史第3小题" asks for the history paper's question 3; the student mislabelled it), as a named maths
     track paper does (``track_math``)."""
     bound: list[str] = []
+    spans: list[str] = []  # the paper names as written, for the evidence
     for group in (h for h in named if len(h.value[0]) > 1):
         for member in named:
             if len(member.value[0]) == 1 and member.value[0][0] in group.value[0] and 0 <= member.start - group.end <= 1:
                 bound += [s for s in member.value[0] if s not in bound]
-    return tuple(bound)
+                spans.append(group.text + member.text)
+    return tuple(bound), spans
 
 
 def _support(subject: str, topics: TopicHits, vocab: Vocabulary) -> int:
