@@ -18,6 +18,17 @@ log "building Go tools in the background (kustomize, kube-score, promtool, buf, 
 deploy/local/tools.sh install >"$tools_log" 2>&1 &
 tools_pid=$!
 
+# The engines' binaries (Elasticsearch's Maven zip, Weaviate built from its Go module: ~15 min cold on 2 cores,
+# seconds cached; Debian's redis-server and prometheus) are provisioned in the background from the start too,
+# so a fresh machine's Weaviate build overlaps pip, the checks and the tests that need no engine.
+ENGINES=${CHSR_TEST_ENGINES:-1}
+[ -x deploy/local/engines.sh ] || ENGINES=0
+engines_log="${XDG_CACHE_HOME:-$HOME/.cache}/chsr-local/logs/engines-install.log"
+if [ "$ENGINES" = "1" ]; then
+  log "provisioning the engines in the background (Elasticsearch, Weaviate, Redis, Prometheus; cached; log: $engines_log)"
+  deploy/local/engines.sh install all >"$engines_log" 2>&1 &
+fi
+
 if [ ! -x .venv/bin/python ]; then
   log "creating .venv"
   python3 -m venv .venv
@@ -49,22 +60,27 @@ export CHSR_PROMTOOL_BIN="${CHSR_PROMTOOL_BIN:-$(deploy/local/tools.sh path prom
 log "checking the API contract (buf lint, buf breaking against protos/baseline/v1.binpb)"
 bash scripts/check_api.sh
 
-ENGINES=${CHSR_TEST_ENGINES:-1}
-if [ "$ENGINES" = "1" ] && [ -x deploy/local/engines.sh ]; then
-  log "provisioning and starting real engines (Elasticsearch, Weaviate, Redis, Prometheus)"
+lanes_before_engines=""
+if [ "$ENGINES" = "1" ]; then
   # Stop them afterwards only if this run started them (engines someone else runs stay up).
   cleanup=":"
   if ! deploy/local/engines.sh status >/dev/null 2>&1; then
     cleanup="deploy/local/engines.sh stop all >/dev/null 2>&1 || true"
   fi
-  trap 'eval "$cleanup"' EXIT
-  deploy/local/engines.sh start all
   if [ -x deploy/local/clusters.sh ] && [ "${CHSR_TEST_CLUSTERS:-1}" = "1" ]; then
-    # The node-fault tests (tests/faults/test_node_faults.py, marker `cluster`) need the 3-node
-    # clusters; they share the cached builds and are stopped (and their data wiped) afterwards.
-    log "starting the local clusters (3 x Elasticsearch, 3 x Weaviate, Redis primary + replica + Sentinels)"
     cleanup="deploy/local/clusters.sh wipe all >/dev/null 2>&1 || true; $cleanup"
-    deploy/local/clusters.sh start all
+  fi
+  trap 'eval "$cleanup"' EXIT
+  # Redis and Prometheus first (packaged: seconds; the local lane's ops tests read Prometheus). Each engine's
+  # start waits on its lock while the background install still holds it, then finds the binary installed.
+  log "starting Redis and Prometheus"
+  deploy/local/engines.sh start redis prometheus
+  # Elasticsearch and Weaviate (and the 3-node clusters: 3 x Elasticsearch, 3 x Weaviate, Redis primary + replica
+  # + Sentinels, for the node-fault tests, marker `cluster`; they share the cached builds and are wiped
+  # afterwards) start while the local test lane runs (scripts/test_lanes.sh, CHSR_LANES_BEFORE_ENGINES).
+  lanes_before_engines="deploy/local/engines.sh start all || { tail -n 40 '$engines_log' >&2; exit 1; }"
+  if [ -x deploy/local/clusters.sh ] && [ "${CHSR_TEST_CLUSTERS:-1}" = "1" ]; then
+    lanes_before_engines="$lanes_before_engines; deploy/local/clusters.sh start all"
   fi
   export CHSR_REQUIRE_ENGINES=1
 fi
@@ -73,8 +89,12 @@ set +e
 if [ $# -eq 0 ]; then
   # The whole suite in two lanes side by side, phased so no test stops an engine another test is using.
   log "running tests (scripts/test_lanes.sh: two pytest processes side by side)"
-  bash scripts/test_lanes.sh
+  CHSR_LANES_BEFORE_ENGINES="$lanes_before_engines" bash scripts/test_lanes.sh
 else
+  if [ -n "$lanes_before_engines" ]; then
+    log "starting Elasticsearch, Weaviate and the clusters"
+    bash -c "$lanes_before_engines" || exit 1
+  fi
   log "running tests (pytest $*)"
   .venv/bin/python -m pytest "$@"
 fi

@@ -60,7 +60,7 @@ es_prepare_user() {
     es_as_user test -x "$path" && continue
     if ! command -v setfacl >/dev/null; then
       chsr_log "installing acl (setfacl) to grant $ES_USER traverse-only access"
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -q acl >>"$ES_OUT" 2>&1 || true
+      DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q acl >>"$ES_OUT" 2>&1 || true
     fi
     if command -v setfacl >/dev/null && setfacl -m "u:$ES_USER:--x" "$path"; then
       chsr_log "granted $ES_USER traverse (x) ACL on $path"
@@ -107,7 +107,7 @@ es_hunspell() {
   [ "${CHSR_ES_HUNSPELL:-1}" = 1 ] || return 0
   if [ ! -s "$ES_HUNSPELL_SRC/en_US.dic" ] && [ "$(id -u)" -eq 0 ]; then
     chsr_log "installing hunspell-en-us (Debian) for the hunspell stemmer"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q hunspell-en-us >>"$ES_OUT" 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q hunspell-en-us >>"$ES_OUT" 2>&1 || true
   fi
   if [ -s "$ES_HUNSPELL_SRC/en_US.dic" ] && [ -s "$ES_HUNSPELL_SRC/en_US.aff" ]; then
     mkdir -p "$conf/hunspell/en_US"

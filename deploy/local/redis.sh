@@ -31,9 +31,9 @@ redis_install() {
   fi
   chsr_log "apt-get install redis-server (pinned build $CHSR_REDIS_DEB_VERSION if still served)"
   {
-    apt-get install -y -q "redis-server=$CHSR_REDIS_DEB_VERSION" ||
-      { apt-get update -q && apt-get install -y -q "redis-server=$CHSR_REDIS_DEB_VERSION"; } ||
-      apt-get install -y -q redis-server
+    apt-get -o DPkg::Lock::Timeout=600 install -y -q "redis-server=$CHSR_REDIS_DEB_VERSION" ||
+      { apt-get -o DPkg::Lock::Timeout=600 update -q && apt-get -o DPkg::Lock::Timeout=600 install -y -q "redis-server=$CHSR_REDIS_DEB_VERSION"; } ||
+      apt-get -o DPkg::Lock::Timeout=600 install -y -q redis-server
   } >>"$REDIS_LOG" 2>&1 || {
     [ "$ours" = 1 ] && rm -f "$policy"
     chsr_tail_logs "$REDIS_LOG"
