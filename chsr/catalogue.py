@@ -1,7 +1,7 @@
 """The catalogue: what the index holds, as counts of chunks per metadata cell (issue 21).
 
 A cell is one combination of (exam board, paper, subject, level, year, session, content type,
-language). The gateway keeps a catalogue in step with the index (``gateway.catalogue_sync``:
+language); it carries its chunk count and the highest question number among its chunks. The gateway keeps a catalogue in step with the index (``gateway.catalogue_sync``:
 it lists the sparse server's ids and content hashes and fetches only what changed) and sends
 it to the gate (``GateService.UpdateCatalogue``), which resolves named series, papers and
 boards against it and measures what is absent and what is nearest
@@ -28,12 +28,19 @@ def cell_of(metadata: Mapping[str, Any]) -> Cell:
     return tuple(metadata.get(name) if metadata.get(name) not in ("", None) else None for name in CATALOGUE_FIELDS)
 
 
+def question_number_of(metadata: Mapping[str, Any]) -> int | None:
+    """A chunk's question number when it is a positive integer (else None: not an item of a numbered paper)."""
+    value = metadata.get("question_number")
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
 @dataclass(frozen=True)
 class CatalogueEntry:
-    """One cell and its chunk count."""
+    """One cell, its chunk count and the highest question number its chunks carry (None: none carries one)."""
 
     cell: Cell
     count: int
+    max_question_number: int | None = None
 
     def metadata(self) -> dict[str, Any]:
         return dict(zip(CATALOGUE_FIELDS, self.cell))
@@ -44,7 +51,8 @@ class Catalogue:
 
     def __init__(self) -> None:
         self._counts: Counter[Cell] = Counter()
-        self._docs: dict[str, tuple[Cell, str]] = {}   # doc id -> (cell, content hash)
+        self._questions: dict[Cell, Counter[int]] = {}   # cell -> chunks per question number
+        self._docs: dict[str, tuple[Cell, str, int | None]] = {}   # doc id -> (cell, content hash, question number)
         self._version: str | None = None
 
     def __len__(self) -> int:
@@ -54,8 +62,11 @@ class Catalogue:
         """Count ``doc_id`` in its cell (replacing what it counted before)."""
         self.delete(doc_id)
         cell = cell_of(metadata)
-        self._docs[doc_id] = (cell, content_hash)
+        number = question_number_of(metadata)
+        self._docs[doc_id] = (cell, content_hash, number)
         self._counts[cell] += 1
+        if number is not None:
+            self._questions.setdefault(cell, Counter())[number] += 1
         self._version = None
 
     def delete(self, doc_id: str) -> bool:
@@ -63,10 +74,17 @@ class Catalogue:
         known = self._docs.pop(doc_id, None)
         if known is None:
             return False
-        cell = known[0]
+        cell, _, number = known
         self._counts[cell] -= 1
         if self._counts[cell] <= 0:
             del self._counts[cell]
+        if number is not None:
+            numbers = self._questions[cell]
+            numbers[number] -= 1
+            if numbers[number] <= 0:
+                del numbers[number]
+            if not numbers:
+                del self._questions[cell]
         self._version = None
         return True
 
@@ -79,7 +97,8 @@ class Catalogue:
 
     def entries(self) -> list[CatalogueEntry]:
         """Every non-empty cell, in a stable order."""
-        return [CatalogueEntry(cell, n) for cell, n in sorted(self._counts.items(), key=lambda kv: _sort_key(kv[0]))]
+        return [CatalogueEntry(cell, n, max(self._questions[cell]) if cell in self._questions else None)
+                for cell, n in sorted(self._counts.items(), key=lambda kv: _sort_key(kv[0]))]
 
     @property
     def version(self) -> str:
@@ -87,7 +106,7 @@ class Catalogue:
         if self._version is None:
             digest = hashlib.sha256()
             for entry in self.entries():
-                digest.update(repr((entry.cell, entry.count)).encode("utf-8"))
+                digest.update(repr((entry.cell, entry.count, entry.max_question_number)).encode("utf-8"))
             self._version = digest.hexdigest()[:16]
         return self._version
 
@@ -97,6 +116,8 @@ class Catalogue:
 
 def entry_to_proto(entry: CatalogueEntry) -> gate_pb2.CatalogueEntry:
     values = {k: v for k, v in entry.metadata().items() if v is not None}
+    if entry.max_question_number is not None:
+        values["max_question_number"] = entry.max_question_number
     return gate_pb2.CatalogueEntry(count=entry.count, **values)
 
 
@@ -104,7 +125,8 @@ def entries_from_proto(entries: Iterable[gate_pb2.CatalogueEntry]) -> list[Catal
     out = []
     for msg in entries:
         cell = tuple(getattr(msg, name) if msg.HasField(name) else None for name in CATALOGUE_FIELDS)
-        out.append(CatalogueEntry(cell, int(msg.count)))
+        top = int(msg.max_question_number) if msg.HasField("max_question_number") else None
+        out.append(CatalogueEntry(cell, int(msg.count), top))
     return out
 
 

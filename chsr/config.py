@@ -122,6 +122,10 @@ class Settings(BaseSettings):
     es_bm25_k1: float = 1.2
     es_bm25_b: float = 0.75
     es_timeout_s: float = 5.0
+    # Which shard copies a search reads (ES `preference`): `_local` = the copy on the node the client reached, when
+    # it holds one (every node does under `auto` replicas), so a search is not forwarded to another node; "" = ES's
+    # adaptive replica selection across nodes.
+    es_search_preference: str = "_local"
     # Cluster layout of the index (services/sparse/backends/es_cluster.py; docs/SCALING.md).
     es_shards: int = Field(default=1, ge=1)
     es_replicas: NonNegative | Literal["auto"] = "auto"   # auto: one copy per data node, up to 3 (auto_expand 0-2)

@@ -25,29 +25,29 @@ _sym_db = _symbol_database.Default()
 from chsr.v1 import common_pb2 as chsr_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x63hsr/v1/gate.proto\x12\x07\x63hsr.v1\x1a\x14\x63hsr/v1/common.proto\"\xb3\x02\n\x0e\x43\x61talogueEntry\x12\x17\n\nexam_board\x18\x01 \x01(\tH\x00\x88\x01\x01\x12\x12\n\x05paper\x18\x02 \x01(\tH\x01\x88\x01\x01\x12\x14\n\x07subject\x18\x03 \x01(\tH\x02\x88\x01\x01\x12\x12\n\x05level\x18\x04 \x01(\tH\x03\x88\x01\x01\x12\x11\n\x04year\x18\x05 \x01(\x05H\x04\x88\x01\x01\x12\x14\n\x07session\x18\x06 \x01(\tH\x05\x88\x01\x01\x12\x19\n\x0c\x63ontent_type\x18\x07 \x01(\tH\x06\x88\x01\x01\x12\x15\n\x08language\x18\x08 \x01(\tH\x07\x88\x01\x01\x12\r\n\x05\x63ount\x18\t \x01(\rB\r\n\x0b_exam_boardB\x08\n\x06_paperB\n\n\x08_subjectB\x08\n\x06_levelB\x07\n\x05_yearB\n\n\x08_sessionB\x0f\n\r_content_typeB\x0b\n\t_language\"S\n\x16UpdateCatalogueRequest\x12\x0f\n\x07version\x18\x01 \x01(\t\x12(\n\x07\x65ntries\x18\x02 \x03(\x0b\x32\x17.chsr.v1.CatalogueEntry\"N\n\x17UpdateCatalogueResponse\x12\x0f\n\x07version\x18\x01 \x01(\t\x12\x0f\n\x07\x65ntries\x18\x02 \x01(\r\x12\x11\n\tdocuments\x18\x03 \x01(\x04\"\x9a\x01\n\x0bGateRequest\x12\r\n\x05query\x18\x01 \x01(\t\x12\x1d\n\x05hints\x18\x02 \x01(\x0b\x32\x0e.chsr.v1.Scope\x12\x0f\n\x07\x65xtract\x18\x03 \x01(\x08\x12\x14\n\x0cstrict_scope\x18\x04 \x01(\x08\x12\x14\n\x0c\x65xpand_query\x18\x05 \x01(\x08\x12 \n\x05probe\x18\x06 \x03(\x0b\x32\x11.chsr.v1.ProbeHit\"i\n\x08ProbeHit\x12\x0b\n\x03leg\x18\x01 \x01(\t\x12\x0c\n\x04rank\x18\x02 \x01(\x05\x12\r\n\x05score\x18\x03 \x01(\x02\x12#\n\x08metadata\x18\x04 \x01(\x0b\x32\x11.chsr.v1.Metadata\x12\x0e\n\x06\x64oc_id\x18\x05 \x01(\t\"B\n\x0c\x46ieldPenalty\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12\x0e\n\x06values\x18\x02 \x03(\t\x12\x13\n\x0bprobability\x18\x03 \x01(\x02\"\x84\x03\n\x0cGateResponse\x12\x1d\n\x05scope\x18\x01 \x01(\x0b\x32\x0e.chsr.v1.Scope\x12,\n\nconfidence\x18\x02 \x03(\x0b\x32\x18.chsr.v1.FieldConfidence\x12#\n\x06ladder\x18\x03 \x03(\x0b\x32\x13.chsr.v1.LadderStep\x12\x13\n\x0bstrict_keys\x18\x04 \x03(\t\x12\x16\n\x0e\x65xpanded_query\x18\x05 \x01(\t\x12\x13\n\x0btopic_terms\x18\x06 \x03(\t\x12(\n\tpenalties\x18\x07 \x03(\x0b\x32\x15.chsr.v1.FieldPenalty\x12\x18\n\x10penalty_strength\x18\x08 \x01(\x02\x12\"\n\x05label\x18\t \x01(\x0e\x32\x13.chsr.v1.ScopeLabel\x12\r\n\x05notes\x18\n \x03(\t\x12\x19\n\x11\x63\x61talogue_version\x18\x0b \x01(\t\x12.\n\x0equery_language\x18\x0c \x01(\x0b\x32\x16.chsr.v1.QueryLanguage*q\n\nScopeLabel\x12\x1b\n\x17SCOPE_LABEL_UNSPECIFIED\x10\x00\x12\x15\n\x11SCOPE_LABEL_GATED\x10\x01\x12\x16\n\x12SCOPE_LABEL_RANKED\x10\x02\x12\x17\n\x13SCOPE_LABEL_UNGATED\x10\x03\x32\x98\x01\n\x0bGateService\x12\x33\n\x04Gate\x12\x14.chsr.v1.GateRequest\x1a\x15.chsr.v1.GateResponse\x12T\n\x0fUpdateCatalogue\x12\x1f.chsr.v1.UpdateCatalogueRequest\x1a .chsr.v1.UpdateCatalogueResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x63hsr/v1/gate.proto\x12\x07\x63hsr.v1\x1a\x14\x63hsr/v1/common.proto\"\xed\x02\n\x0e\x43\x61talogueEntry\x12\x17\n\nexam_board\x18\x01 \x01(\tH\x00\x88\x01\x01\x12\x12\n\x05paper\x18\x02 \x01(\tH\x01\x88\x01\x01\x12\x14\n\x07subject\x18\x03 \x01(\tH\x02\x88\x01\x01\x12\x12\n\x05level\x18\x04 \x01(\tH\x03\x88\x01\x01\x12\x11\n\x04year\x18\x05 \x01(\x05H\x04\x88\x01\x01\x12\x14\n\x07session\x18\x06 \x01(\tH\x05\x88\x01\x01\x12\x19\n\x0c\x63ontent_type\x18\x07 \x01(\tH\x06\x88\x01\x01\x12\x15\n\x08language\x18\x08 \x01(\tH\x07\x88\x01\x01\x12\r\n\x05\x63ount\x18\t \x01(\r\x12 \n\x13max_question_number\x18\n \x01(\rH\x08\x88\x01\x01\x42\r\n\x0b_exam_boardB\x08\n\x06_paperB\n\n\x08_subjectB\x08\n\x06_levelB\x07\n\x05_yearB\n\n\x08_sessionB\x0f\n\r_content_typeB\x0b\n\t_languageB\x16\n\x14_max_question_number\"S\n\x16UpdateCatalogueRequest\x12\x0f\n\x07version\x18\x01 \x01(\t\x12(\n\x07\x65ntries\x18\x02 \x03(\x0b\x32\x17.chsr.v1.CatalogueEntry\"N\n\x17UpdateCatalogueResponse\x12\x0f\n\x07version\x18\x01 \x01(\t\x12\x0f\n\x07\x65ntries\x18\x02 \x01(\r\x12\x11\n\tdocuments\x18\x03 \x01(\x04\"\x9a\x01\n\x0bGateRequest\x12\r\n\x05query\x18\x01 \x01(\t\x12\x1d\n\x05hints\x18\x02 \x01(\x0b\x32\x0e.chsr.v1.Scope\x12\x0f\n\x07\x65xtract\x18\x03 \x01(\x08\x12\x14\n\x0cstrict_scope\x18\x04 \x01(\x08\x12\x14\n\x0c\x65xpand_query\x18\x05 \x01(\x08\x12 \n\x05probe\x18\x06 \x03(\x0b\x32\x11.chsr.v1.ProbeHit\"i\n\x08ProbeHit\x12\x0b\n\x03leg\x18\x01 \x01(\t\x12\x0c\n\x04rank\x18\x02 \x01(\x05\x12\r\n\x05score\x18\x03 \x01(\x02\x12#\n\x08metadata\x18\x04 \x01(\x0b\x32\x11.chsr.v1.Metadata\x12\x0e\n\x06\x64oc_id\x18\x05 \x01(\t\"B\n\x0c\x46ieldPenalty\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12\x0e\n\x06values\x18\x02 \x03(\t\x12\x13\n\x0bprobability\x18\x03 \x01(\x02\"\x84\x03\n\x0cGateResponse\x12\x1d\n\x05scope\x18\x01 \x01(\x0b\x32\x0e.chsr.v1.Scope\x12,\n\nconfidence\x18\x02 \x03(\x0b\x32\x18.chsr.v1.FieldConfidence\x12#\n\x06ladder\x18\x03 \x03(\x0b\x32\x13.chsr.v1.LadderStep\x12\x13\n\x0bstrict_keys\x18\x04 \x03(\t\x12\x16\n\x0e\x65xpanded_query\x18\x05 \x01(\t\x12\x13\n\x0btopic_terms\x18\x06 \x03(\t\x12(\n\tpenalties\x18\x07 \x03(\x0b\x32\x15.chsr.v1.FieldPenalty\x12\x18\n\x10penalty_strength\x18\x08 \x01(\x02\x12\"\n\x05label\x18\t \x01(\x0e\x32\x13.chsr.v1.ScopeLabel\x12\r\n\x05notes\x18\n \x03(\t\x12\x19\n\x11\x63\x61talogue_version\x18\x0b \x01(\t\x12.\n\x0equery_language\x18\x0c \x01(\x0b\x32\x16.chsr.v1.QueryLanguage*q\n\nScopeLabel\x12\x1b\n\x17SCOPE_LABEL_UNSPECIFIED\x10\x00\x12\x15\n\x11SCOPE_LABEL_GATED\x10\x01\x12\x16\n\x12SCOPE_LABEL_RANKED\x10\x02\x12\x17\n\x13SCOPE_LABEL_UNGATED\x10\x03\x32\x98\x01\n\x0bGateService\x12\x33\n\x04Gate\x12\x14.chsr.v1.GateRequest\x1a\x15.chsr.v1.GateResponse\x12T\n\x0fUpdateCatalogue\x12\x1f.chsr.v1.UpdateCatalogueRequest\x1a .chsr.v1.UpdateCatalogueResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'chsr.v1.gate_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SCOPELABEL']._serialized_start=1251
-  _globals['_SCOPELABEL']._serialized_end=1364
+  _globals['_SCOPELABEL']._serialized_start=1309
+  _globals['_SCOPELABEL']._serialized_end=1422
   _globals['_CATALOGUEENTRY']._serialized_start=54
-  _globals['_CATALOGUEENTRY']._serialized_end=361
-  _globals['_UPDATECATALOGUEREQUEST']._serialized_start=363
-  _globals['_UPDATECATALOGUEREQUEST']._serialized_end=446
-  _globals['_UPDATECATALOGUERESPONSE']._serialized_start=448
-  _globals['_UPDATECATALOGUERESPONSE']._serialized_end=526
-  _globals['_GATEREQUEST']._serialized_start=529
-  _globals['_GATEREQUEST']._serialized_end=683
-  _globals['_PROBEHIT']._serialized_start=685
-  _globals['_PROBEHIT']._serialized_end=790
-  _globals['_FIELDPENALTY']._serialized_start=792
-  _globals['_FIELDPENALTY']._serialized_end=858
-  _globals['_GATERESPONSE']._serialized_start=861
-  _globals['_GATERESPONSE']._serialized_end=1249
-  _globals['_GATESERVICE']._serialized_start=1367
-  _globals['_GATESERVICE']._serialized_end=1519
+  _globals['_CATALOGUEENTRY']._serialized_end=419
+  _globals['_UPDATECATALOGUEREQUEST']._serialized_start=421
+  _globals['_UPDATECATALOGUEREQUEST']._serialized_end=504
+  _globals['_UPDATECATALOGUERESPONSE']._serialized_start=506
+  _globals['_UPDATECATALOGUERESPONSE']._serialized_end=584
+  _globals['_GATEREQUEST']._serialized_start=587
+  _globals['_GATEREQUEST']._serialized_end=741
+  _globals['_PROBEHIT']._serialized_start=743
+  _globals['_PROBEHIT']._serialized_end=848
+  _globals['_FIELDPENALTY']._serialized_start=850
+  _globals['_FIELDPENALTY']._serialized_end=916
+  _globals['_GATERESPONSE']._serialized_start=919
+  _globals['_GATERESPONSE']._serialized_end=1307
+  _globals['_GATESERVICE']._serialized_start=1425
+  _globals['_GATESERVICE']._serialized_end=1577
 # @@protoc_insertion_point(module_scope)

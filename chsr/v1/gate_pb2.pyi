@@ -20,7 +20,7 @@ SCOPE_LABEL_RANKED: ScopeLabel
 SCOPE_LABEL_UNGATED: ScopeLabel
 
 class CatalogueEntry(_message.Message):
-    __slots__ = ("exam_board", "paper", "subject", "level", "year", "session", "content_type", "language", "count")
+    __slots__ = ("exam_board", "paper", "subject", "level", "year", "session", "content_type", "language", "count", "max_question_number")
     EXAM_BOARD_FIELD_NUMBER: _ClassVar[int]
     PAPER_FIELD_NUMBER: _ClassVar[int]
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
@@ -30,6 +30,7 @@ class CatalogueEntry(_message.Message):
     CONTENT_TYPE_FIELD_NUMBER: _ClassVar[int]
     LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     COUNT_FIELD_NUMBER: _ClassVar[int]
+    MAX_QUESTION_NUMBER_FIELD_NUMBER: _ClassVar[int]
     exam_board: str
     paper: str
     subject: str
@@ -39,7 +40,8 @@ class CatalogueEntry(_message.Message):
     content_type: str
     language: str
     count: int
-    def __init__(self, exam_board: _Optional[str] = ..., paper: _Optional[str] = ..., subject: _Optional[str] = ..., level: _Optional[str] = ..., year: _Optional[int] = ..., session: _Optional[str] = ..., content_type: _Optional[str] = ..., language: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...
+    max_question_number: int
+    def __init__(self, exam_board: _Optional[str] = ..., paper: _Optional[str] = ..., subject: _Optional[str] = ..., level: _Optional[str] = ..., year: _Optional[int] = ..., session: _Optional[str] = ..., content_type: _Optional[str] = ..., language: _Optional[str] = ..., count: _Optional[int] = ..., max_question_number: _Optional[int] = ...) -> None: ...
 
 class UpdateCatalogueRequest(_message.Message):
     __slots__ = ("version", "entries")

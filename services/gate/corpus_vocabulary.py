@@ -20,7 +20,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from chsr.catalogue import CatalogueEntry
+from chsr.catalogue import CatalogueEntry, question_number_of
 
 CORPUS_SCHEMA = "chsr-gate-corpus-vocabulary/1"
 VALUE_FIELDS = ("subject", "level", "year", "session", "content_type", "exam_board", "language")
@@ -30,7 +30,8 @@ GRADE_PAPER = re.compile(r"^(?P<pre>.*\bGrade )(?P<n>\d{1,2}|K)(?P<post>(?: .*)?
 
 
 def _new_paper() -> dict[str, Any]:
-    return {"subject": set(), "level": set(), "exam_board": set(), "content_types": set(), "years": defaultdict(set)}
+    return {"subject": set(), "level": set(), "exam_board": set(), "content_types": set(), "years": defaultdict(set),
+            "max_question": {}}
 
 
 def build_vocabulary_from_corpus(corpus_jsonl: str | Path) -> dict[str, Any]:
@@ -66,7 +67,8 @@ def build_vocabulary_from_corpus(corpus_jsonl: str | Path) -> dict[str, Any]:
 
 def build_vocabulary_from_catalogue(entries: Iterable[CatalogueEntry], source: str = "catalogue") -> dict[str, Any]:
     """The same corpus layer from the gateway's catalogue (``chsr.catalogue``): one row per cell."""
-    return build_vocabulary_from_rows(((e.metadata(), e.count) for e in entries), source=source)
+    return build_vocabulary_from_rows(((e.metadata() | {"question_number": e.max_question_number}, e.count)
+                                       for e in entries), source=source)
 
 
 def build_vocabulary_from_rows(rows: Iterable[tuple[Mapping[str, Any], int]], source: str) -> dict[str, Any]:
@@ -118,6 +120,10 @@ def _index_paper(info: dict[str, Any], meta: Mapping[str, Any]) -> None:
     year = meta.get("year")
     if isinstance(year, int):
         info["years"][str(year)].add(meta.get("session"))
+    number = question_number_of(meta)
+    if number is not None:  # the highest question number held, per year ("" = the paper's items without a year)
+        key = str(year) if isinstance(year, int) else ""
+        info["max_question"][key] = max(number, info["max_question"].get(key, 0))
 
 
 def _index_template(templates: dict[str, dict[str, dict[str, Any]]], paper: str, meta: Mapping[str, Any]) -> None:
@@ -142,6 +148,7 @@ def _paper_json(info: dict[str, Any]) -> dict[str, Any]:
         "exam_board": sorted(info["exam_board"]),
         "content_types": sorted(info["content_types"]),
         "years": {y: sorted(s, key=lambda v: "" if v is None else v) for y, s in sorted(info["years"].items())},
+        "max_question": dict(sorted(info["max_question"].items())),
     }
 
 

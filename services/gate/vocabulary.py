@@ -17,7 +17,7 @@ also resolve colloquial paper names and detect unsatisfiable constraints.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Mapping
@@ -42,6 +42,13 @@ class PaperInfo:
     exam_board: tuple[str, ...]
     years: Mapping[int, tuple[str | None, ...]]
     content_types: tuple[str, ...] = ()
+    #: The highest question number the index holds of the paper, per year (None: its items without a year).
+    max_question: Mapping[int | None, int] = field(default_factory=dict)
+
+    def questions_held(self, years: tuple[int, ...] = ()) -> int | None:
+        """The highest question number held in ``years`` (every year when none is given); None: unknown."""
+        wanted = [n for y, n in self.max_question.items() if not years or y in years]
+        return max(wanted) if wanted else None
 
 
 class Vocabulary:
@@ -227,9 +234,10 @@ class Vocabulary:
         out = {}
         for name, info in self.corpus.get("papers", {}).items():
             years = {int(y): tuple(s) for y, s in info.get("years", {}).items()}
+            top = {int(y) if y else None: int(n) for y, n in info.get("max_question", {}).items()}
             out[name] = PaperInfo(
                 name, tuple(info["subject"]), tuple(info["level"]), tuple(info["exam_board"]), years,
-                tuple(info.get("content_types", ())),
+                tuple(info.get("content_types", ())), top,
             )
         return out
 
@@ -299,7 +307,29 @@ class Vocabulary:
             values = getattr(scope, name)
             if values and not set(values) & self.corpus_values(name):
                 reasons[name] = f"{name} {_join(values)} is not in the corpus"
+        beyond = _beyond_papers(scope, known)
+        if beyond:
+            reasons["question_number"] = beyond
         return reasons
+
+
+def _beyond_papers(scope: Scope, papers: list[PaperInfo]) -> str:
+    """A question number past the highest one the index holds of every named paper (in the asked years the paper
+    has, else in any year): "question 40 is beyond what the index holds of AMC 10A (2019): questions up to 25"."""
+    if not scope.question_number or not papers:
+        return ""
+    held: list[str] = []
+    highest = 0
+    for info in papers:
+        years = tuple(y for y in scope.year if y in info.years)
+        top = info.questions_held(years)
+        if top is None:
+            return ""  # a paper whose items carry no numbers: nothing to measure against
+        highest = max(highest, top)
+        held.append(f"{info.name}{f' ({_join(years)})' if years else ''}: questions up to {top}")
+    if min(scope.question_number) <= highest:
+        return ""
+    return f"question {_join(scope.question_number)} is beyond what the index holds of {'; '.join(held)}"
 
 
 def _join(values: Any) -> str:

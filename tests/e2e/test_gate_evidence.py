@@ -105,6 +105,12 @@ def test_a_claim_about_material_without_curriculum_metadata_is_ungated(mesh_both
     ("grade 5 and grade 12 physics: average speed of a cyclist", {}),                         # two levels
     ("the 1912 Northfield physics paper, average speed question", {}),                        # year not in corpus
     ("grade 12 physics: average speed of a cyclist", {"level": "grade_5"}),                   # hint vs text
+    # issue 21's bad input: a series that does not exist at all, a paper named in another language,
+    # contradictory series and grade, a question number beyond the paper's length
+    ("Hogwarts 2019 physics paper 1 question 3", {}),
+    ("Northfield 2019 Physik Prüfung 1 Aufgabe 3", {}),
+    ("Northfield grade 3 physics paper 1 2019 question 3", {}),
+    ("Northfield 2019 physics paper 1 question 40", {}),
 ])
 def test_bad_input_gets_a_labelled_scope_never_an_error(mesh_both, query, hints):
     resp = GatewayClient(mesh_both.gateway).search(query, k=5, pipeline="E", hints=hints, no_cache=True)
@@ -118,3 +124,16 @@ def test_bad_input_gets_a_labelled_scope_never_an_error(mesh_both, query, hints)
         else:
             assert r.relaxation in (common_pb2.RELAXATION_STEP_W1_DROP_TOPIC, common_pb2.RELAXATION_STEP_W2_DROP_LEVEL,
                                     common_pb2.RELAXATION_STEP_W3_UNFILTERED_LEXICAL)
+
+
+def test_a_question_number_beyond_the_paper_is_said_and_never_answered_as_exact(mesh_both):
+    """The demo holds questions 1-4 of the 2019 Northfield physics paper 1: question 40 is named as beyond what
+    the index holds (from the catalogue the gateway keeps), and nothing is presented as that exact item."""
+    client = GatewayClient(mesh_both.gateway)
+    for pipeline in ("C", "E"):
+        resp = client.search("Northfield 2019 physics paper 1 question 40", k=5, pipeline=pipeline, no_cache=True)
+        notes = " | ".join(resp.scope_notes)
+        assert "question 40 is beyond what the index holds of Northfield Physics Paper 1 (2019)" in notes, notes
+        assert not [r.doc_id for r in resp.results if r.relaxation == common_pb2.RELAXATION_STEP_W0_EXACT], pipeline
+        asked = client.search("Northfield 2019 physics paper 1 question 3", k=5, pipeline=pipeline, no_cache=True)
+        assert not any("beyond" in n for n in asked.scope_notes)

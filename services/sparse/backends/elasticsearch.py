@@ -76,7 +76,8 @@ class ElasticsearchSparseBackend:
 
     def __init__(self, url: str, index: str, *, k1: float = 1.2, b: float = 0.75,
                  request_timeout_s: float = 5.0, bulk_timeout_s: float = 60.0,
-                 layout: IndexLayout = IndexLayout(), allocation_timeout: str = ALLOCATION_TIMEOUT) -> None:
+                 layout: IndexLayout = IndexLayout(), allocation_timeout: str = ALLOCATION_TIMEOUT,
+                 search_preference: str = "_local") -> None:
         hosts = [u.strip() for u in url.split(",") if u.strip()]
         # Several nodes: a refused or reset connection is retried once on each other node.
         self._es = Elasticsearch(hosts, request_timeout=request_timeout_s, max_retries=max(1, len(hosts) - 1),
@@ -85,6 +86,8 @@ class ElasticsearchSparseBackend:
         self._url, self._index, self._meta = url, index, f"{index}-meta"
         self._k1, self._b = k1, b
         self._layout = layout
+        # ``preference`` of every search: ``_local`` reads the reached node's own copy (no forwarding hop on a cluster)
+        self._search_options: dict[str, Any] = {"preference": search_preference} if search_preference else {}
         self._allocation_timeout = allocation_timeout
         self._data_nodes = 1
         self._suspect: set[str] = set()  # ids whose last write reached too few copies: rewrite, never skip
@@ -97,7 +100,8 @@ class ElasticsearchSparseBackend:
         """BM25 k1/b and the query timeout from ``CHSR_ES_BM25_K1``, ``CHSR_ES_BM25_B``, ``CHSR_ES_TIMEOUT_S``."""
         return cls(settings.es_url, settings.es_index,
                    k1=settings.es_bm25_k1, b=settings.es_bm25_b,
-                   request_timeout_s=settings.es_timeout_s, layout=IndexLayout.from_settings(settings))
+                   request_timeout_s=settings.es_timeout_s, layout=IndexLayout.from_settings(settings),
+                   search_preference=settings.es_search_preference)
 
     def check(self) -> None:
         """Start-up check: the layout fits the cluster and the index's shards are allocated.
@@ -304,14 +308,15 @@ class ElasticsearchSparseBackend:
                          "filter": scope_filter(flt)}}
         with self._guard("search"):
             if metadata_only:
-                resp = self._es.search(index=self._index, query=body, size=k, **IDS_SCORES_AND_METADATA)
+                resp = self._es.search(index=self._index, query=body, size=k, **IDS_SCORES_AND_METADATA,
+                                       **self._search_options)
                 return [Hit(doc_id=h["fields"]["doc_id"][0], score=float(h["_score"]), doc=_from_doc_values(h["fields"]))
                         for h in resp.get("hits", {}).get("hits", [])]
             if with_docs:
                 resp = self._es.search(index=self._index, query=body, size=k, track_total_hits=False,
-                                       source_excludes=["content_hash"])
+                                       source_excludes=["content_hash"], **self._search_options)
             else:
-                resp = self._es.search(index=self._index, query=body, size=k, **IDS_AND_SCORES)
+                resp = self._es.search(index=self._index, query=body, size=k, **IDS_AND_SCORES, **self._search_options)
                 return [Hit(doc_id=h["fields"]["doc_id"][0], score=float(h["_score"]))
                         for h in resp.get("hits", {}).get("hits", [])]
         return [Hit(doc_id=h["_id"], score=float(h["_score"]), doc=_from_source(h["_id"], h["_source"]))

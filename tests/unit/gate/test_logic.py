@@ -152,3 +152,24 @@ def test_a_hint_still_wins_on_the_evidence_path(stub):
     request = gate_pb2.GateRequest(query="photosynthesis", extract=True, hints=common_pb2.Scope(level=["grade_5"]),
                                    probe=_probe({"subject": "biology", "level": "grade_12"}))
     assert list(stub.Gate(request).scope.level) == ["grade_5"]
+
+
+# ---- a question number beyond what the index holds of the paper (issue 21, bad input) ----------------------
+def test_a_question_number_beyond_the_paper_is_said_and_the_exact_scope_stays_empty(mini):
+    result = run_gate("2019 AMC 10A problem 40", vocab=mini)            # the index holds AMC 10A 2019 up to 7
+    assert result.scope.question_number == (40,) and [s.label for s in result.ladder] == ["W0"]
+    assert any("question 40 is beyond what the index holds of AMC 10A (2019): questions up to 7" in n
+               for n in result.notes)
+    assert "question 40 is beyond" in result.ladder[0].description
+    assert not any("beyond" in n for n in run_gate("2019 AMC 10A problem 7", vocab=mini).notes)
+
+
+def test_on_the_evidence_path_the_note_reaches_the_answer_and_nothing_is_presented_as_exact(stub):
+    meta = {"subject": "mathematics", "level": "grade_10", "content_type": "exam_question", "exam_board": "MAA AMC",
+            "paper": "AMC 10A", "year": 2019, "session": "A", "question_number": 7, "language": "en"}
+    request = gate_pb2.GateRequest(query="2019 AMC 10A problem 40", extract=True, probe=_probe(meta))
+    response = stub.Gate(request)
+    scope = Scope.from_proto(response.scope)
+    assert scope.paper == ("AMC 10A",) and scope.question_number == (40,)   # W0 asks for what does not exist
+    assert any("question 40 is beyond what the index holds of AMC 10A (2019)" in n for n in response.notes)
+    assert all(40 in s.filter.question_number for s in response.ladder)    # no rung answers another question

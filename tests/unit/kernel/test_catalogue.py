@@ -48,3 +48,26 @@ def test_the_gate_layer_built_from_the_catalogue_knows_the_papers_and_their_year
     assert layer["documents"] == 2
     assert sorted(layer["papers"]["MCAS Grade 5 Science"]["years"]) == ["2005", "2007"]
     assert layer["paper_templates"]["MCAS (Massachusetts)"]["science"]["template"] == "MCAS Grade {n} Science"
+
+
+def test_the_highest_question_number_follows_upserts_and_deletes_and_reaches_the_gate():
+    cat = Catalogue()
+    cat.upsert("q3", {**MCAS5, "question_number": 3})
+    cat.upsert("q30", {**MCAS5, "question_number": 30})
+    cat.upsert("q30-copy", {**MCAS5, "question_number": 30})
+    cat.upsert("cover", MCAS5)                                    # no number: counted, not a question
+    (entry,) = cat.entries()
+    assert entry.count == 4 and entry.max_question_number == 30
+    before = cat.version
+    cat.delete("q30")
+    assert cat.entries()[0].max_question_number == 30             # another chunk still carries 30
+    cat.delete("q30-copy")
+    assert cat.entries()[0].max_question_number == 3 and cat.version != before
+    cat.upsert("q3", {**MCAS5, "question_number": 2})             # re-upserted with another number
+    assert cat.entries()[0].max_question_number == 2
+    assert entries_from_proto(cat.to_request().entries) == cat.entries()   # survives the wire
+    layer = build_vocabulary_from_catalogue(cat.entries())
+    assert layer["papers"]["MCAS Grade 5 Science"]["max_question"] == {"2005": 2}
+    cat.delete("q3")
+    assert cat.entries()[0].max_question_number is None
+    assert not cat.to_request().entries[0].HasField("max_question_number")
