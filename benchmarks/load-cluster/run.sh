@@ -11,6 +11,8 @@ PY="${PY:-.venv/bin/python}"
 export CHSR_CLUSTER_ES_HEAP="${CHSR_CLUSTER_ES_HEAP:-1g}"
 args=(--pipelines "${CHSR_LOAD_PIPELINES:-C,E}" --no-cache-hit)
 bash benchmarks/fast-defaults/run_load.sh single "$OUT/single" "${args[@]}"
+# the single node's engines stop before the cluster run, so idle engines do not share the 2 cores with it
+CHSR_CLUSTER_NAME=load1 CHSR_CLUSTER_NODES=1 CHSR_CLUSTER_PORT_SHIFT=4000 deploy/local/clusters.sh stop all
 bash benchmarks/fast-defaults/run_load.sh cluster "$OUT/cluster" "${args[@]}"
 PYTHONPATH=. "$PY" -m tools.bench.cluster_ratio "$OUT/single/report.json" "$OUT/cluster/report.json" --out "$OUT"
 cat "$OUT/README.md"

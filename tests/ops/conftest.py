@@ -59,6 +59,11 @@ def prometheus_binary(name: str) -> Path | None:
 
 @pytest.fixture(scope="session")
 def promtool() -> Path:
+    """The Go module's promtool (with Kubernetes service discovery, which Debian's lacks and prometheus-k8s.yml
+    needs): ``CHSR_PROMTOOL_BIN``, else ``deploy/local/tools.sh``'s build, waiting for one under way (the README
+    command builds the Go tools in the background while the tests start); Debian's only where Go is missing."""
+    if not os.environ.get("CHSR_PROMTOOL_BIN") and shutil.which("go"):
+        return go_tool("promtool")
     path = prometheus_binary("promtool")
     require(path is not None, "promtool not found: run `deploy/local/engines.sh install prometheus` "
                               "(or set CHSR_PROMTOOL_BIN)")
