@@ -1,7 +1,8 @@
 """The catalogue: what the index holds, as counts of chunks per metadata cell (issue 21).
 
 A cell is one combination of (exam board, paper, subject, level, year, session, content type,
-language); it carries its chunk count and the highest question number among its chunks. The gateway keeps a catalogue in step with the index (``gateway.catalogue_sync``:
+language); it carries its chunk count and the highest question number among its chunks. The
+gateway keeps a catalogue in step with the index (``gateway.catalogue_sync``:
 it lists the sparse server's ids and content hashes and fetches only what changed) and sends
 it to the gate (``GateService.UpdateCatalogue``), which resolves named series, papers and
 boards against it and measures what is absent and what is nearest
