@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Callable
 
 from tools.cli.up_cmd import OFFSETS
 
@@ -114,3 +115,28 @@ class CpuMeter:
             before, after = self._c0.get(name), cpu_seconds(pid)
             if before is not None and after is not None:
                 self.cores[name] = round((after - before) / wall, 3)
+
+
+#: Process names (``pids_by_port`` keys) whose background work after a bulk write (Elasticsearch merges, Weaviate
+#: compaction and async replication) would be measured as query cost if a load run started right away.
+ENGINE_PREFIXES = ("elasticsearch", "weaviate")
+
+
+def settle(pids: dict[str, int], idle_cores: float = 0.15, window_s: float = 5.0, max_wait_s: float = 300.0,
+           read_cpu: Callable[[int], float | None] = cpu_seconds,
+           sleep: Callable[[float], None] = time.sleep) -> dict[str, float]:
+    """Wait until the engine processes in ``pids`` together use less than ``idle_cores`` over a ``window_s`` window
+    (at most ``max_wait_s``), so a load run measures queries, not an ingest's leftover merges.
+    Returns ``waited_s``, the engines' ``cores`` in the last window and ``settled`` (1.0 / 0.0)."""
+    engines = [pid for name, pid in pids.items() if name.startswith(ENGINE_PREFIXES)]
+    waited, cores = 0.0, 0.0
+    while engines:
+        before = [read_cpu(pid) or 0.0 for pid in engines]
+        sleep(window_s)
+        waited += window_s
+        cores = sum(max(0.0, (read_cpu(pid) or 0.0) - b) for pid, b in zip(engines, before)) / window_s
+        if cores < idle_cores:
+            return {"waited_s": waited, "cores": round(cores, 3), "settled": 1.0}
+        if waited >= max_wait_s:
+            break
+    return {"waited_s": waited, "cores": round(cores, 3), "settled": float(not engines)}

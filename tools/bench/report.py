@@ -44,6 +44,14 @@ def machine_info() -> dict[str, object]:
             "load_before": [round(x, 2) for x in os.getloadavg()]}
 
 
+def _settle_text(settle: dict | None) -> str:
+    if not settle:
+        return " Measured at once (no wait for the engines to go idle)."
+    state = "idle" if settle.get("settled") else "still busy"
+    return (f" Before the first run the engines were waited for {settle['waited_s']:g} s until {state} "
+            f"({settle['cores']:g} cores in the last 5 s).")
+
+
 def _fmt(value: object) -> str:
     if isinstance(value, float):
         return "n/a" if math.isnan(value) else f"{value:.1f}" if value >= 10 else f"{value:.2f}"
@@ -134,7 +142,7 @@ def render_readme(report: dict, plots: list[str]) -> str:
         "",
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gib']} GiB RAM; {m['os']}; Python {m['python']}; "
         f"{m['date_utc']}. Load average before {m['load_before']}, after {m.get('load_after')} "
-        "(other work on the machine competes for the same cores).", "",
+        "(other work on the machine competes for the same cores)." + _settle_text(report.get("settle")), "",
         "CPU is cores used during the run (CPU seconds / wall seconds, from /proc) per process.", "",
         "## Targets", "", *_table(["target", "bound", "measured", "met"], target_rows(runs, report.get(
             "mesh_inprocess_p50_ratio", []), report.get("anchor_ratio", []))), "",

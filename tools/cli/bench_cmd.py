@@ -58,6 +58,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lever-duration", type=float, default=5.0)
     p.add_argument("--anchor", action="store_true",
                    help="also time Weaviate's own hybrid call on the same queries (engines): the report's ratio")
+    p.add_argument("--settle-max", type=float, default=300.0,
+                   help="wait up to this many seconds for the engines to go idle (< 0.15 cores over 5 s) before "
+                        "measuring, e.g. after an ingest; 0 = measure at once (default 300)")
     p.add_argument("--out", type=Path, default=Path("benchmarks/load"))
     p.set_defaults(func=cmd_load)
 
@@ -96,7 +99,8 @@ def cmd_load(args: argparse.Namespace) -> int:
                      inprocess=args.inprocess, inprocess_concurrency=args.inprocess_concurrency,
                      cache_hit=args.cache_hit, hit_queries=args.hit_queries, warmup_s=args.warmup,
                      deadline_s=args.deadline, k=args.k, levers=args.levers, onnx=args.onnx,
-                     lever_duration_s=args.lever_duration, anchor=args.anchor, out=args.out)
+                     lever_duration_s=args.lever_duration, anchor=args.anchor, settle_max_s=args.settle_max,
+                     out=args.out)
     report = run_load(cfg)
     failed = sum(sum(r["errors"].values()) for r in report["runs"])  # type: ignore[union-attr]
     runs = len(report["runs"])  # type: ignore[arg-type]

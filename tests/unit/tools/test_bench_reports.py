@@ -44,3 +44,24 @@ def test_collapsed_stacks_become_cpu_ms_per_request() -> None:
     summary = summarise_stacks(stacks, rate_hz=100, requests=10)   # 100 samples at 100 Hz = 1 s over 10 requests
     assert summary["cpu_ms_per_request"] == 100.0
     assert summary["by_category_ms"] == {"gate logic": 70.0, "grpc runtime": 30.0}
+
+
+def test_settle_waits_for_the_engines_to_go_idle_and_gives_up_at_the_limit():
+    from tools.bench.cpu import settle
+
+    clock = {"t": 0.0}
+    busy_until = 12.0   # the engine burns one core until t = 12 s, then nothing
+
+    def read_cpu(pid: int) -> float:
+        return min(clock["t"], busy_until) if pid == 7 else 0.0   # only the engine's pid burns CPU
+
+    def sleep(s: float) -> None:
+        clock["t"] += s
+
+    pids = {"elasticsearch": 7, "gateway": 8}
+    out = settle(pids, window_s=5.0, max_wait_s=300.0, read_cpu=read_cpu, sleep=sleep)
+    assert out == {"waited_s": 20.0, "cores": 0.0, "settled": 1.0}   # busy at 5, 10, (15: 0.4 cores), idle at 20
+    clock["t"], busy_until = 0.0, 1e9
+    out = settle(pids, window_s=5.0, max_wait_s=15.0, read_cpu=read_cpu, sleep=sleep)
+    assert out["settled"] == 0.0 and out["waited_s"] == 15.0 and out["cores"] == 1.0
+    assert settle({"gateway": 8}, read_cpu=read_cpu, sleep=sleep)["waited_s"] == 0.0   # no engine: nothing to wait
