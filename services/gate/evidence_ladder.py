@@ -33,15 +33,18 @@ WIDENED_NOT_DROPPED = ("level",)
 
 
 def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope: bool = False,
-                    gap: SeriesGap | None = None) -> list[LadderStep]:
-    """``gap``: what a named series lacks (``services.gate.series.find_gap``); its rungs come right after W0."""
-    steps = with_nearest_level(_evidence_ladder(decision, vocab, strict_scope), vocab)
+                    gap: SeriesGap | None = None, unsatisfiable: Mapping[str, str] | None = None) -> list[LadderStep]:
+    """``gap``: what a named series lacks (``services.gate.series.find_gap``); its rungs come right after W0.
+    ``unsatisfiable``: ``vocab.unsatisfiable(decision.filter)`` when the caller already has it."""
+    if unsatisfiable is None:
+        unsatisfiable = vocab.unsatisfiable(decision.filter)
+    steps = with_nearest_level(_evidence_ladder(decision, vocab, strict_scope, unsatisfiable), vocab)
     return with_series_rungs(steps, decision.filter, gap)
 
 
-def _evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope: bool) -> list[LadderStep]:
+def _evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope: bool,
+                     unsatisfiable: Mapping[str, str]) -> list[LadderStep]:
     flt = decision.filter
-    unsatisfiable = vocab.unsatisfiable(flt)
     soft = {k: v for k, v in {**unsatisfiable, **decision.soft_fields}.items() if k not in WIDENED_NOT_DROPPED}
     notes = [unsatisfiable[k] for k in sorted(unsatisfiable)] + [n for n in decision.notes if "not in the corpus" in n]
     steps = build_ladder(flt, decision.strict_keys, strict_scope, soft_fields=soft,

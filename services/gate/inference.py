@@ -62,10 +62,11 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
         decision = replace(decision, filter=with_series_board(decision.filter, gap),
                            notes=[*decision.notes, f"{', '.join(gap.boards)} holds no material for the asked "
                                   f"{' and '.join(gap.missing)}: relaxed within the series"])
-    beyond = vocab.unsatisfiable(decision.filter).get("question_number")
+    unsatisfiable = vocab.unsatisfiable(decision.filter)
+    beyond = unsatisfiable.get("question_number")
     if beyond:  # a question number past what the index holds of the paper: the exact scope is empty, and says why
         decision = replace(decision, notes=[*decision.notes, beyond])
-    ladder = evidence_ladder(decision, vocab, strict_scope, gap)
+    ladder = evidence_ladder(decision, vocab, strict_scope, gap, unsatisfiable)
     return Inference(scope=decision.filter, ladder=ladder, strict_keys=list(decision.strict_keys),
                      fields=_report(decision), penalties=dict(decision.penalties),
                      penalty_strength=decision.penalty_strength, label=decision.label, notes=list(decision.notes))
