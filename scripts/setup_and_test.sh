@@ -48,7 +48,7 @@ bash scripts/check_protos.sh
 log "checking the layering (import-linter contracts in pyproject.toml)"
 .venv/bin/lint-imports
 
-# The tests do not wait for the whole Go tool build (promtool alone is ~5 min cold): a test that needs a tool
+# The tests do not wait for the whole Go tool build (promtool alone is minutes cold): a test that needs a tool
 # asks deploy/local/tools.sh for it, which waits on that tool's lock while the background build holds it. Only
 # buf is needed now (the API check); it comes from npm in seconds.
 log "checking the API contract (buf lint, buf breaking against protos/baseline/v1.binpb)"

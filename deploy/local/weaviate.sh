@@ -47,6 +47,34 @@ wv_patch_listen_host() {
   touch "$WV_SRC/.chsr-patched"
 }
 
+# The local server runs with no modules enabled (wv_env), yet upstream links every module, and seven of them
+# pull in cloud SDKs (AWS Bedrock/S3/SageMaker, Azure Blob, Google Cloud Storage): a large part of a cold build
+# on 2 cores. The build drops those seven from configure_api.go: their registration turns into an error
+# naming the module (never reached here: wv_env sets ENABLE_MODULES empty), their names stay as literals. backup-s3 and
+# offload-s3 stay (minio, which the OIDC code links anyway). Checked against the pinned version: a pattern that
+# is not found stops the build. CHSR_WEAVIATE_ALL_MODULES=1 builds upstream's full module set.
+WV_TRIM_FILE="adapters/handlers/rest/configure_api.go"
+WV_TRIM_MODULES="modstgazure:backup-azure modstggcs:backup-gcs modgenerativeaws:generative-aws
+ modmulti2vecaws:multi2vec-aws modtext2vecaws:text2vec-aws modusagegcs:usage-gcs modusages3:usage-s3"
+
+wv_patch_trim_modules() {
+  local f="$WV_SRC/$WV_TRIM_FILE" entry alias name
+  [ "${CHSR_WEAVIATE_ALL_MODULES:-0}" = "1" ] && return 0
+  [ -f "$WV_SRC/.chsr-trimmed" ] && return 0
+  for entry in $WV_TRIM_MODULES; do
+    alias="${entry%%:*}" name="${entry#*:}"
+    grep -qE "^[[:space:]]$alias \"github.com/weaviate/weaviate/modules/$name\"\$" "$f" ||
+      chsr_die "trim: import of $name not found in $WV_TRIM_FILE (upstream changed?)"
+    grep -qF "appState.Modules.Register($alias.New())" "$f" ||
+      chsr_die "trim: registration of $name not found in $WV_TRIM_FILE (upstream changed?)"
+    sed -i -e "/^[[:space:]]$alias \"github.com\/weaviate\/weaviate\/modules\/$name\"\$/d" \
+      -e "s/appState\.Modules\.Register($alias\.New())/return fmt.Errorf(\"module %q is not built into this local weaviate-server (deploy\/local\/weaviate.sh)\", \"$name\")/" \
+      -e "s/\b$alias\.Name\b/\"$name\"/g" "$f"
+    ! grep -qE "\b$alias\." "$f" || chsr_die "trim: $alias is still used in $WV_TRIM_FILE (upstream changed?)"
+  done
+  touch "$WV_SRC/.chsr-trimmed"
+}
+
 # wv_env NODE DATA_DIR GRPC_PORT GOSSIP_PORT DATA_PORT RAFT_PORT RAFT_RPC_PORT BOOTSTRAP_EXPECT
 # Sets the array WV_ENV to the environment every local Weaviate node runs with (`env "${WV_ENV[@]}"`),
 # the single node here and each node of deploy/local/clusters.sh, which adds its join lists and
@@ -93,6 +121,7 @@ wv_install() {
   chsr_go_module_src "$WV_MODULE" "$CHSR_WEAVIATE_VERSION" "$WV_SRC" >>"$blog" 2>&1 ||
     { chsr_tail_logs "$blog"; chsr_die "go mod download $WV_MODULE@$CHSR_WEAVIATE_VERSION failed"; }
   wv_patch_listen_host
+  wv_patch_trim_modules
   (cd "$WV_SRC" && go build -ldflags "$WV_LDFLAGS" -o "$WV_BIN/weaviate-server.tmp" ./cmd/weaviate-server) \
     >>"$blog" 2>&1 || { chsr_tail_logs "$blog"; rm -rf "$WV_SRC"; chsr_die "weaviate build failed (patched source removed; a rerun starts from the module cache)"; }
   mv "$WV_BIN/weaviate-server.tmp" "$WV_BIN/weaviate-server"
