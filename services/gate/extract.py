@@ -26,6 +26,7 @@ from services.gate import subjects as subject_mod
 from services.gate.content import content_type, find_content_terms
 from services.gate.language import find_languages
 from services.gate.lexicon import SpanText, find_pattern, parse_number
+from services.gate.unknown_series import UNKNOWN_SERIES, unknown_series
 from services.gate.vocabulary import Vocabulary
 
 SOFT_BELOW = 0.7
@@ -85,6 +86,11 @@ def extract_scope(query: str, vocab: Vocabulary) -> Extraction:
         _apply_paper(fields, paper, vocab)
     if defaults["exam_board"] and "exam_board" not in fields:
         fields["exam_board"] = (defaults["exam_board"], 0.9, "board named")
+    if not paper and "exam_board" not in fields and not mentions.board_indexes():
+        series = unknown_series(st, vocab, has_question=bool(fields.get("question_number", ((),))[0]),
+                                has_year=bool(fields.get("year", ((),))[0]))
+        if series:  # a look-up in a series nobody knows: its name is the board, which the corpus lacks
+            fields["exam_board"] = ((series[0],), UNKNOWN_SERIES, series[1])
     return _assemble(st, fields, topics)
 
 

@@ -17,6 +17,7 @@ also resolve colloquial paper names and detect unsatisfiable constraints.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -175,6 +176,28 @@ class Vocabulary:
     @cached_property
     def stopwords(self) -> frozenset[str]:
         return frozenset(w.lower() for words in self.data.get("stopwords", {}).values() for w in words)
+
+    @cached_property
+    def exam_family_terms(self) -> tuple[str, ...]:
+        """Level-hint terms that name an exam family (GCSE, A level, Abitur): in a look-up, the series."""
+        return tuple(t.lstrip("=~") for t in self.data.get("exam_families", {}).get("terms", []))
+
+    @cached_property
+    def series_stop_words(self) -> frozenset[str]:
+        """Capitalised words and acronyms that never name an exam series (US, DNA, ...), and generic paper words."""
+        spec = self.data.get("exam_families", {})
+        generic = self.data.get("paper_names", {}).get("optional", [])
+        return frozenset(w.lower() for w in [*spec.get("not_series", []), *generic])
+
+    @cached_property
+    def series_name_words(self) -> frozenset[str]:
+        """Every word of a board name, alias or paper name the vocabulary or the corpus knows (lower case)."""
+        names: list[str] = []
+        for board in self.boards:
+            names += [board.get("exam_board", ""), *board.get("names", []), *board.get("weak_names", [])]
+        names += [*self.corpus_values("paper"), *self.corpus_values("exam_board")]
+        words = {w.lower() for name in names for w in re.findall(r"[^\W\d_]+", str(name).lstrip("=~"))}
+        return frozenset(w for w in words if len(w) >= 2)
 
     @cached_property
     def cjk_stopwords(self) -> tuple[str, ...]:

@@ -137,3 +137,17 @@ def test_a_question_number_beyond_the_paper_is_said_and_never_answered_as_exact(
         assert not [r.doc_id for r in resp.results if r.relaxation == common_pb2.RELAXATION_STEP_W0_EXACT], pipeline
         asked = client.search("Northfield 2019 physics paper 1 question 3", k=5, pipeline=pipeline, no_cache=True)
         assert not any("beyond" in n for n in asked.scope_notes)
+
+
+def test_a_look_up_in_a_series_nobody_knows_is_named_and_not_answered_from_other_boards(mesh_both):
+    """"Hogwarts" is no board, alias or paper of the index: the look-up names it as the series, says the index does
+    not hold it, and answers nothing rather than another board's question 3 (issue 21's bad input)."""
+    client = GatewayClient(mesh_both.gateway)
+    for pipeline in ("C", "E"):
+        resp = client.search("Hogwarts 2019 physics paper 1 question 3", k=5, pipeline=pipeline, no_cache=True)
+        notes = " | ".join(resp.scope_notes)
+        assert "exam_board Hogwarts is not in the corpus" in notes, (pipeline, notes)
+        assert Scope.from_proto(resp.scope).exam_board == ("Hogwarts",), pipeline
+        assert not [r.doc_id for r in resp.results], (pipeline, [(r.doc_id, r.relaxation) for r in resp.results])
+        known = client.search("Northfield 2019 physics paper 1 question 3", k=5, pipeline=pipeline, no_cache=True)
+        assert known.results and not any("Hogwarts" in n for n in known.scope_notes), pipeline

@@ -1,0 +1,50 @@
+"""A look-up in an exam series no board, alias or paper of the index knows (services/gate/unknown_series.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.gate.extract import extract_scope
+from services.gate.logic import run_gate
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize("query,series", [
+    ("KCSE biology paper 2 2017 #19 solution", "KCSE"),                       # an acronym before the subject
+    ("Hogwarts 2019 physics paper 1 question 3", "Hogwarts"),                 # a name at the start, "paper N"
+    ("Abitur Physik Leistungskurs 2013 #8", "Abitur"),                        # an exam family, in a look-up
+    ("A level biology paper 1 2022 question 19", "A level"),
+    ("2016 HSC chemistry question 21", "HSC"),                                # after the year
+])
+def test_a_look_up_in_an_unknown_series_names_it_as_the_board(mini, query, series):
+    extraction = extract_scope(query, mini)
+    assert extraction.scope.exam_board == (series,)
+    assert extraction.confidence["exam_board"][0] >= 0.7  # a hard constraint: W1 does not drop it
+
+
+def test_the_gate_says_the_series_is_not_held_and_never_leaves_it(mini):
+    result = run_gate("KCSE biology paper 2 2017 #19 solution", vocab=mini)
+    assert "exam_board KCSE is not in the corpus" in " ".join(result.notes)
+    assert all(step.filter.exam_board == ("KCSE",) for step in result.ladder), [s.description for s in result.ladder]
+
+
+@pytest.mark.parametrize("query", [
+    "GCSE-level question on moments",                  # a family as a level hint, no look-up: the level only
+    "Solve 2019 physics question 3",                   # a capitalised verb, no "paper N"
+    "DNA biology 2017 question 3",                     # an acronym that never names a series
+    "NYSED Regents grade 8 science 2015 question 12",  # a known series
+    "NY Regent grade 8 science 2015 question 12",      # close to a known name (a typo), not an unknown series
+    "2019 AMC 10B problem 7",                          # a known paper pattern
+    "KCSE biology: how do plants lose water?",         # a topical question, not a look-up
+])
+def test_known_series_typos_topical_queries_and_ordinary_words_are_not_series(mini, query):
+    extraction = extract_scope(query, mini)
+    assert "exam series" not in extraction.confidence.get("exam_board", (0, ""))[1]
+    assert "exam family" not in extraction.confidence.get("exam_board", (0, ""))[1]
+
+
+def test_a_name_that_the_corpus_holds_is_not_unknown(mini):
+    # "Regents" is a word of a corpus paper name: a look-up that uses it alone is not an unknown series
+    extraction = extract_scope("Regents 2015 science paper 1 question 12", mini)
+    assert "exam series" not in extraction.confidence.get("exam_board", (0, ""))[1]
