@@ -86,7 +86,8 @@ def find_mentions(st: SpanText, vocab: Vocabulary, *, has_grade: bool) -> Mentio
 
 def _patterned(match: re.Match[str], spec: dict[str, Any], index: int) -> tuple[list[str], str | None, str | None, int, str]:
     n = match.group("n")
-    session = (match.groupdict().get("s") or "").upper()
+    groups = match.groupdict()
+    session = (groups.get("s") or groups.get("s_glued") or "").upper()
     if session:
         papers = [spec["paper"].format(n=n, S=session)]
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from services.gate.extract import SOFT_BELOW, extract_scope
+from services.gate.logic import run_gate
 
 pytestmark = pytest.mark.unit
 
@@ -412,3 +413,13 @@ def test_language_is_not_constrained_without_a_request(query):
 def test_two_digit_chinese_grades_and_gr_abbreviations(bundled, query, level):
     """Found by the generated query set: 年级 after a two-digit number read only its last digit."""
     assert extract_scope(query, bundled).scope.level == (level,)
+
+
+def test_a_session_never_held_names_its_paper_which_is_absent(mini):
+    """"AMC 10C" (AMC 10 has sessions A and B): the paper is named and found absent, so W0 holds nothing rather
+    than every AMC paper's problem 5 labelled exact; a spaced letter stays A or B only ("AMC 10 about ...")."""
+    result = run_gate("2012 AMC 10C problem 5 about circles", vocab=mini)
+    assert result.scope.paper == ("AMC 10C",) and result.scope.session == ("C",)
+    assert "paper AMC 10C is not in the corpus" in result.notes
+    assert extract_scope("2019 AMC 10 A problem 7", mini).scope.paper == ("AMC 10A",)
+    assert extract_scope("AMC 10 about circles", mini).scope.paper == ("AMC 10A", "AMC 10B")
