@@ -75,7 +75,7 @@ echo "[lanes] phase 1: local (no engines) | engines (logs: $logs)"
 run_lane local 56000 "${LOCAL[@]}"
 # CHSR_LANES_BEFORE_ENGINES: a command that makes the engines ready (the README command passes the engines' and
 # clusters' start, which waits for a cold Weaviate build). It runs while the local lane is already testing, so a
-# fresh machine's ~15 min engine build overlaps the tests that need no engine instead of preceding them all.
+# fresh machine's engine build (minutes) overlaps the tests that need no engine instead of preceding them all.
 if [ -n "${CHSR_LANES_BEFORE_ENGINES:-}" ]; then
   echo "[lanes] local lane running; making the engines ready: $CHSR_LANES_BEFORE_ENGINES"
   if ! bash -c "$CHSR_LANES_BEFORE_ENGINES"; then

@@ -118,7 +118,7 @@ wv_install() {
   chsr_go_env
   local blog="$CHSR_LOG_DIR/weaviate-build.log" t0=$SECONDS
   mkdir -p "$WV_BIN"
-  chsr_log "building weaviate-server $CHSR_WEAVIATE_VERSION with $(go version | awk '{print $3}') (log: $blog; 15+ min cold on 2 cores)"
+  chsr_log "building weaviate-server $CHSR_WEAVIATE_VERSION with $(go version | awk '{print $3}') (log: $blog; ~4 min cold on 2 cores beside other work, seconds cached)"
   chsr_go_module_src "$WV_MODULE" "$CHSR_WEAVIATE_VERSION" "$WV_SRC" >>"$blog" 2>&1 ||
     { chsr_tail_logs "$blog"; chsr_die "go mod download $WV_MODULE@$CHSR_WEAVIATE_VERSION failed"; }
   wv_patch_listen_host
