@@ -35,8 +35,8 @@ def levels_within(level: str, distance: int) -> tuple[str, ...]:
 
 
 def nearest_levels(held: Iterable[str], asked: Iterable[str]) -> tuple[str, ...]:
-    """The ``held`` levels nearest any ``asked`` level (ties kept, in grade-line order); () when none is on the
-    grade line. The gate's relaxation and the query generator's labels both measure "nearest" with this."""
+    """The ``held`` levels nearest any ``asked`` level (ties kept, in grade-line order, except that a tie across
+    a band's edge keeps the side in the asked level's band); () when none is on the grade line. The gate's relaxation and the query generator's labels both measure "nearest" with this."""
     asked = tuple(asked)
     distances: dict[str, int] = {}
     for lv in held:
@@ -46,4 +46,23 @@ def nearest_levels(held: Iterable[str], asked: Iterable[str]) -> tuple[str, ...]
     if not distances:
         return ()
     best = min(distances.values())
-    return tuple(sorted((lv for lv, d in distances.items() if d == best), key=lambda lv: (LEVEL_SPAN[lv], lv)))
+    tied = [lv for lv, d in distances.items() if d == best]
+    # A tie across a band's edge stays in the asked level's band (grade 9 between AMC 8 and AMC 10 -> grade 10:
+    # both high school); a level in no band (grades 6-8) keeps both sides.
+    same_band = [lv for lv in tied if any(_in_band(lv, band) for a in asked for band in _bands_of(a))]
+    if same_band and len(same_band) < len(tied):
+        tied = same_band
+    return tuple(sorted(tied, key=lambda lv: (LEVEL_SPAN[lv], lv)))
+
+
+#: The bands of the grade line (the curriculum README's: elementary K-5, high school 9-12).
+BANDS: tuple[str, ...] = ("elementary", "high_school")
+
+
+def _bands_of(level: str) -> tuple[str, ...]:
+    return tuple(b for b in BANDS if level != b and level in LEVEL_SPAN and _in_band(level, b))
+
+
+def _in_band(level: str, band: str) -> bool:
+    (low, high), (b_low, b_high) = LEVEL_SPAN[level], LEVEL_SPAN[band]
+    return b_low <= low and high <= b_high

@@ -7,9 +7,9 @@ absent, but the series exists at neighbouring grades or years. The honest answer
 * **W0 is empty** — the board stays in the exact scope (:func:`with_series_board`), so no other
   board's item is ever labelled exact;
 * **the next rung relaxes the missing field within the series** (:func:`series_rungs`): the grade to
-  the nearest grades the series holds (ties: both sides; the year kept when they hold it), a year the
-  series lacks dropped with the nearest years held named — the rung keeps the board and says which
-  field moved and to what;
+  the nearest grades the series holds (ties: both sides, unless one side shares the asked grade's band:
+  ``chsr.levels.nearest_levels``; the year kept when they hold it), a year the series lacks dropped with
+  the nearest years held named — the rung keeps the board and says which field moved and to what;
 * **the ladder never leaves the series** (no unfiltered W3 rung while the series holds material).
 
 Everything is measured in the corpus layer of the vocabulary (``Vocabulary.paper`` /
@@ -115,7 +115,7 @@ def series_rungs(flt: Scope, gap: SeriesGap) -> list[LadderStep]:
 
 
 def _nearest_level(members: tuple[PaperInfo, ...], levels: tuple[str, ...]) -> tuple[list[PaperInfo], tuple[str, ...]]:
-    """The series' levels nearest the asked ones (ties: both sides) and the papers held there."""
+    """The series' levels nearest the asked ones (ties: both sides, or the side in the asked band) and the papers held there."""
     held = nearest_levels({lv for m in members for lv in m.level}, levels)
     return [m for m in members if set(m.level) & set(held)], held
 

@@ -33,3 +33,21 @@ def test_through_the_gate(mini):
     result = run_gate("grade 6 economics question about supply and demand", vocab=mini)
     assert any(s.description.startswith("W2 nearest level held") and s.filter.level == ("high_school",)
                for s in result.ladder)
+
+
+def test_a_tie_across_a_band_edge_stays_in_the_asked_levels_band():
+    """Grade 9 lies between AMC 8 and AMC 10: both are one grade away, and grade 10 shares grade 9's band (high
+    school 9-12), so only it is the nearest; grade 6, in no band, keeps both sides (the curriculum README's
+    bands: elementary K-5, high school 9-12)."""
+    from chsr.levels import nearest_levels
+
+    assert nearest_levels(["grade_8", "grade_10"], ["grade_9"]) == ("grade_10",)
+    assert nearest_levels(["grade_4", "grade_6"], ["grade_5"]) == ("grade_4",)
+    assert nearest_levels(["grade_4", "grade_8"], ["grade_6"]) == ("grade_4", "grade_8")
+    assert nearest_levels(["grade_3", "grade_5"], ["grade_4"]) == ("grade_3", "grade_5")  # both in the band
+
+
+def test_a_series_at_a_grade_between_two_of_its_papers_relaxes_into_the_band(mini):
+    result = run_gate("grade 9 AMC contest problem about two lines meeting at a point", vocab=mini)
+    rung = next(s for s in result.ladder if s.label == "W1")
+    assert rung.filter.level == ("grade_10",), rung.description
