@@ -13,7 +13,8 @@ The name is one of:
 
 * an **exam family term** of the vocabulary (``exam_families``: GCSE, A level, Abitur, bac, ...): words the
   level extractor reads as a level hint, which in a look-up name the family itself;
-* an **acronym** (2-6 capitals) right before the subject, year, level or a paper word, or at the start;
+* an **acronym** (2-6 capitals) next to the subject, year, level, content type or question number, or right
+  before a paper word, or at the start;
 * a **capitalised word at the start** of a query that also says "paper N".
 
 A candidate that is a stopword, a generic paper word, in ``exam_families.not_series`` (US, UK, DNA, ...) or
