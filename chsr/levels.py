@@ -36,7 +36,8 @@ def levels_within(level: str, distance: int) -> tuple[str, ...]:
 
 def nearest_levels(held: Iterable[str], asked: Iterable[str]) -> tuple[str, ...]:
     """The ``held`` levels nearest any ``asked`` level (ties kept, in grade-line order, except that a tie across
-    a band's edge keeps the side in the asked level's band); () when none is on the grade line. The gate's relaxation and the query generator's labels both measure "nearest" with this."""
+    a band's edge keeps the side in the asked level's band); () when none is on the grade line. The gate's
+    relaxation and the query generator's labels both measure "nearest" with this."""
     asked = tuple(asked)
     distances: dict[str, int] = {}
     for lv in held:

@@ -3,8 +3,8 @@
 When the asked level holds nothing for the subject (and content type), the field to relax is the level,
 and its nearest value is measured in the corpus: the levels held for that subject nearest the asked one
 (ties: both sides, or the side in the asked grade's band). The rung comes before the ladder's generic
-widenings (band, one, two, three grades), which also admit levels the corpus holds farther away, and says what moved ("level grade_6 not held for
-mathematics exam_question; nearest held: grade_5, grade_7").
+widenings (band, one, two, three grades), which also admit levels the corpus holds farther away, and says
+what moved ("level grade_6 not held for mathematics exam_question; nearest held: grade_5, grade_7").
 """
 
 from __future__ import annotations

@@ -115,7 +115,8 @@ def series_rungs(flt: Scope, gap: SeriesGap) -> list[LadderStep]:
 
 
 def _nearest_level(members: tuple[PaperInfo, ...], levels: tuple[str, ...]) -> tuple[list[PaperInfo], tuple[str, ...]]:
-    """The series' levels nearest the asked ones (ties: both sides, or the side in the asked band) and the papers held there."""
+    """The series' levels nearest the asked ones (ties: both sides, or the side in the asked band) and the
+    papers held there."""
     held = nearest_levels({lv for m in members for lv in m.level}, levels)
     return [m for m in members if set(m.level) & set(held)], held
 

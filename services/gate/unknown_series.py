@@ -25,11 +25,11 @@ one, since a typo of a known series is not an unknown series) is not a series na
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
+from difflib import get_close_matches
 from typing import Iterable
 
 from services.gate.lexicon import SpanText
-from services.gate.vocabulary import Vocabulary
+from services.gate.vocabulary import Vocabulary, normalise_family_term
 
 #: Confidence of the named-but-unknown series as the scope's exam board: a hard constraint (>= 0.7).
 UNKNOWN_SERIES = 0.85
@@ -39,6 +39,7 @@ _ACRONYM = re.compile(r"[A-Z]{2,6}")
 _TITLE_WORD = re.compile(r"[A-Z][a-z\u00c0-\u024f]{2,}")
 _PAPER_N = re.compile(r"(?<![a-z])(?:paper|prüfung|épreuve|examen|sujet)\s*(?:no\.?\s*)?\d{1,2}(?![0-9])", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_][\w\-]*", re.UNICODE)
+_PAPER_WORD_AFTER = re.compile(r"\s*(?:paper|exam|test)\b", re.IGNORECASE)
 #: Claims after which (or before which) a series name stands: "KCSE biology", "Abitur 2013", "WASSCE grade 12".
 _ANCHORS = {"year", "subject", "level", "content_type", "question_number"}
 
@@ -68,13 +69,9 @@ def unknown_series(st: SpanText, vocab: Vocabulary, *, has_question: bool, has_y
 
 
 def _family_term(st: SpanText, vocab: Vocabulary) -> str | None:
-    terms = {_norm(t): t for t in vocab.exam_family_terms}
     for start, end, label in st.claims:
-        if label != "level":
-            continue
-        text = st.text[start:end]
-        if _norm(text) in terms:
-            return text
+        if label == "level" and normalise_family_term(st.text[start:end]) in vocab.exam_family_terms:
+            return st.text[start:end]
     return None
 
 
@@ -90,8 +87,7 @@ def _anchored(start: int, end: int, claims: Iterable[tuple[int, int, str]], text
     word, with only spaces between."""
     if not text[:start].strip():
         return True
-    after = text[end:]
-    if re.match(r"\s*(?:paper|exam|test)\b", after, re.IGNORECASE):
+    if _PAPER_WORD_AFTER.match(text, end):
         return True
     for c_start, c_end, label in claims:
         if label not in _ANCHORS:
@@ -110,9 +106,6 @@ def _known_word(word: str, vocab: Vocabulary) -> bool:
         return True
     if _ACRONYM.fullmatch(word):
         return False
-    return any(len(known) >= 4 and SequenceMatcher(None, low, known).ratio() >= NEAR_KNOWN
-               for known in vocab.series_name_words)
+    longer = [known for known in vocab.series_name_words if len(known) >= 4]
+    return bool(get_close_matches(low, longer, n=1, cutoff=NEAR_KNOWN))
 
-
-def _norm(text: str) -> str:
-    return re.sub(r"[\s\-]+", " ", text.lower()).strip()

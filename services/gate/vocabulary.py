@@ -178,9 +178,11 @@ class Vocabulary:
         return frozenset(w.lower() for words in self.data.get("stopwords", {}).values() for w in words)
 
     @cached_property
-    def exam_family_terms(self) -> tuple[str, ...]:
-        """Level-hint terms that name an exam family (GCSE, A level, Abitur): in a look-up, the series."""
-        return tuple(t.lstrip("=~") for t in self.data.get("exam_families", {}).get("terms", []))
+    def exam_family_terms(self) -> frozenset[str]:
+        """Level-hint terms that name an exam family (GCSE, A level, Abitur): in a look-up, the series
+        (normalised: lower case, hyphens and runs of spaces as one space)."""
+        terms = self.data.get("exam_families", {}).get("terms", [])
+        return frozenset(normalise_family_term(t.lstrip("=~")) for t in terms)
 
     @cached_property
     def series_stop_words(self) -> frozenset[str]:
@@ -359,4 +361,10 @@ def _join(values: Any) -> str:
     return ", ".join(str(v) for v in values)
 
 
-__all__ = ["Vocabulary", "PaperInfo", "build_vocabulary_from_corpus", "write_corpus_vocabulary", "BUNDLED_PATH", "ENV_VAR"]
+def normalise_family_term(text: str) -> str:
+    """"A-Level", "a  level" -> "a level": how exam-family terms are compared."""
+    return re.sub(r"[\s\-]+", " ", text.lower()).strip()
+
+
+__all__ = ["Vocabulary", "PaperInfo", "normalise_family_term", "build_vocabulary_from_corpus",
+           "write_corpus_vocabulary", "BUNDLED_PATH", "ENV_VAR"]
