@@ -22,7 +22,8 @@
 # v0.316.0 = Prometheus 3.16.0; built with only the Kubernetes, file and http service discoveries: tool_tags).
 # Debian's prometheus package, which deploy/local/prometheus.sh runs, is built without Kubernetes service
 # discovery, so its promtool rejects kubernetes_sd_configs in deploy/prometheus/prometheus-k8s.yml; tests/ops
-# check the configs and rules with this one (their promtool fixture asks this script for it, waiting while a background build holds its lock).
+# check the configs and rules with this one (their promtool fixture asks this script for it, waiting while a
+# background build holds its lock).
 #
 # The rest serve the client-compatibility suite (tests/clients) and the API check (issue 10);
 # each is the newest release the Go proxy serves whose go.mod (and its dependencies') accepts
