@@ -26,6 +26,7 @@ from services.gate.evidence import EvidenceHit, EvidenceParams
 from services.gate.extract import Extraction, extract_scope
 from services.gate.inference import FieldReport, infer_scope
 from services.gate.ladder import LadderStep, build_ladder
+from services.gate.marking import marking_rungs
 from services.gate.nearest import with_nearest_level
 from services.gate.query_language import LanguageGuess, detect_language
 from services.gate.series import find_gap, with_series_board, with_series_rungs
@@ -111,6 +112,8 @@ def run_gate(
     ladder = build_ladder(scope, strict, strict_scope or lookup_only, soft_fields=soft,
                           subject_parents=vocab.subject_parents, notes=notes)
     ladder = with_series_rungs(with_nearest_level(ladder, vocab), scope, gap)
+    if lookup_only and not strict_scope:  # marking material the named paper never has: the item's kin, then itself
+        ladder = [*ladder, *marking_rungs(scope, vocab)]
     return GateResult(
         scope=scope, confidence=confidence, ladder=ladder, strict_keys=strict,
         expanded_query=_expand(query, extraction, vocab) if expand_query and extract else query,
@@ -124,8 +127,11 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
     lookup_only = not topics  # a pure look-up is never widened (as on the text-only path)
     inferred = infer_scope(extraction, topics, probe, hints, vocab, params, strict_scope or lookup_only)
     confidence = {name: (f.confidence, f.evidence) for name, f in inferred.fields.items()}
+    ladder = inferred.ladder
+    if lookup_only and not strict_scope and len(ladder) == 1:
+        ladder = [*ladder, *marking_rungs(inferred.scope, vocab)]
     return GateResult(
-        scope=inferred.scope, confidence=confidence, ladder=inferred.ladder, strict_keys=inferred.strict_keys,
+        scope=inferred.scope, confidence=confidence, ladder=ladder, strict_keys=inferred.strict_keys,
         # an ungated answer is the ungated pipeline's answer: no curriculum expansion either
         expanded_query=_expand(query, extraction, vocab) if expand_query and inferred.label != "ungated" else query,
         topic_terms=topics,

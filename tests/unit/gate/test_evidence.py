@@ -278,3 +278,57 @@ def test_the_committed_parameters_load_and_cover_every_model_field():
     assert set(params.models) == set(MODEL_FIELDS)
     assert all(len(m.coef) == len(FEATURES) and 0.3 <= m.filter_threshold <= 0.99 for m in params.models.values())
     assert params.depth == 20 and 0 < params.penalty <= 1
+
+
+PARENTS = {"physics": "science", "chemistry": "science", "biology": "science"}
+
+
+def _science_hits() -> list[EvidenceHit]:
+    return [EvidenceHit(_meta("science", "grade_5"), 0.9 - i * 0.001, "dense", i + 1) for i in range(4)]
+
+
+def _evidence_led() -> EvidenceParams:
+    """p = sigmoid(stated + 10 * mass_dense - 5): a statement alone 0.02, the evidence's whole mass 0.99."""
+    coef = [0.0] * len(FEATURES)
+    coef[FEATURES.index("stated")] = 1.0
+    coef[FEATURES.index("mass_dense")] = 10.0
+    return EvidenceParams(models={n: FieldModel(tuple(coef), -5.0, 0.85, 0.4) for n in MODEL_FIELDS})
+
+
+def test_a_named_discipline_at_an_asked_level_is_kept_when_the_evidence_says_its_parent():
+    # the corpus files grade 3-9 disciplines as general science: "grade 5 physics and chemistry: separating salt
+    # from water" keeps the named disciplines as the exact scope, and the ladder relaxes to science (alternative)
+    stated = StatedQuery({"subject": StatedField(("physics", "chemistry"), 0.95),
+                          "level": StatedField(("grade_5",), 0.9)}, topic_words=4)
+    subject = decide_scope(stated, _science_hits(), _evidence_led(), parents=PARENTS).fields["subject"]
+    assert subject.values == ("physics", "chemistry") and subject.action == "filter"
+    assert subject.alternative == ("science",) and "the relaxation goes there" in subject.conflict
+    # without the parent map (or without a named level) the evidence decides, as before
+    assert decide_scope(stated, _science_hits(), _evidence_led()).fields["subject"].values == ("science",)
+    no_level = StatedQuery({"subject": StatedField(("biology",), 0.95)}, topic_words=4)
+    assert decide_scope(no_level, _science_hits(), _evidence_led(), parents=PARENTS).fields["subject"].values == ("science",)
+
+
+def test_a_named_subject_is_not_kept_against_evidence_for_another_subject():
+    # a wrong subject ("history question about the Doppler effect"): the evidence's physics is not history's parent
+    stated = StatedQuery({"subject": StatedField(("history",), 0.95), "level": StatedField(("grade_12",), 0.9)},
+                         topic_words=4)
+    hits = [EvidenceHit(_meta("physics", "grade_12"), 0.9, "dense", 1), EvidenceHit(_meta("physics", "grade_12"), 0.9, "dense", 2)]
+    subject = decide_scope(stated, hits, _evidence_led(), parents=PARENTS).fields["subject"]
+    assert subject.values == ("physics",) and "the evidence decides" in subject.conflict
+
+
+def test_a_named_subject_that_the_evidence_ranks_first_filters_instead_of_ranking():
+    # "grade 10 chemistry question": chemistry is the evidence's best value but below the filter threshold; text and
+    # evidence agree, so the subject filters and the missing level relaxes within it
+    coef = [0.0] * len(FEATURES)
+    coef[FEATURES.index("stated")] = 1.0
+    params = EvidenceParams(models={n: FieldModel(tuple(coef), -1.0, 0.85, 0.4) for n in MODEL_FIELDS})
+    stated = StatedQuery({"subject": StatedField(("chemistry",), 0.95)}, topic_words=4)
+    hits = [EvidenceHit(_meta("chemistry", "grade_12"), 0.9, "dense", 1)]
+    kept = decide_scope(stated, hits, params)  # p(chemistry) = sigmoid(0.95 - 1) = 0.49: the model alone ranks
+    assert kept.fields["subject"].probability == pytest.approx(0.4875, abs=1e-4)
+    assert kept.fields["subject"].action == "filter" and kept.filter.subject == ("chemistry",)
+    assert "subject" not in kept.penalties
+    weak = StatedQuery({"subject": StatedField(("chemistry",), 0.6)}, topic_words=4)  # a weak name: not kept
+    assert decide_scope(weak, hits, params).fields["subject"].action == "rank"
