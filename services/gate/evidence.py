@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Collection, Mapping, Sequence
 
-from chsr.levels import levels_within
 from chsr.scope import Scope
 from services.gate.evidence_features import (FEATURES, MODEL_FIELDS, EvidenceHit, StatedField, StatedQuery, candidates,
                                              features, gather, stated_from_extraction)
@@ -145,7 +144,7 @@ def decide_scope(stated: StatedQuery, hits: Sequence[EvidenceHit], params: Evide
         model = params.models.get(name)
         if model is not None:
             decisions[name] = _decide_field(name, stated, ev, model)
-    _keep_named_subject(decisions, stated, parents or {}, ev.hits, params.depth)
+    _keep_named_subject(decisions, stated, parents or {})
     _follow_rules(decisions, stated, known or {})
     notes = [d.conflict for d in decisions.values() if d.conflict]
     outside = bool(hits) and ev.curriculum_share < params.min_curriculum_share
@@ -235,8 +234,7 @@ def _decide_field(name: str, stated: StatedQuery, ev: Any, model: FieldModel) ->
                          tuple((v, round(p, 4)) for v, p in scored), alternative)
 
 
-def _keep_named_subject(decisions: dict[str, FieldDecision], stated: StatedQuery, parents: Mapping[str, str],
-                        hits: Sequence[EvidenceHit] = (), depth: int = 20) -> None:
+def _keep_named_subject(decisions: dict[str, FieldDecision], stated: StatedQuery, parents: Mapping[str, str]) -> None:
     """A subject the text names is overruled by the evidence only when the evidence points to another subject
     (curriculum README, adversarial cases: "chemistry quiz for 5th graders" about plants is general science).
     Two decisions are not that, and keep the named subject as the exact scope's filter:
@@ -249,12 +247,7 @@ def _keep_named_subject(decisions: dict[str, FieldDecision], stated: StatedQuery
     * the named subject is the evidence's own most probable value, but not sure enough to filter (a "grade 10
       chemistry" question, where the corpus holds chemistry at grade 12 and high school only): text and evidence
       agree, so the subject filters and the missing level relaxes within it, instead of another subject's
-      grade-10 items answering as exact;
-    * a level is asked and no probe hit at that level (or its band) carries the evidence's subject: the evidence
-      answered another question than the one asked at that level — typically a French, German or Chinese query
-      whose probe is led by same-language material, which the corpus holds at grade 12 only ("questions de
-      sciences niveau CM1 : pourquoi la glace fond-elle ?" matched French grade-12 physics). A wrong subject at
-      a level is still overruled wherever the evidence finds its true subject at that level."""
+      grade-10 items answering as exact."""
     st, d = stated.get("subject"), decisions.get("subject")
     if st is None or d is None or st.confidence < NAMED_SUBJECT_MIN_CONFIDENCE:
         return
@@ -266,34 +259,14 @@ def _keep_named_subject(decisions: dict[str, FieldDecision], stated: StatedQuery
     # answer a wrong-subject question as exact: there the evidence's subject stands
     to_parent = ("level" in stated and d.action == "filter" and bool(d.values) and set(d.values) <= named_parents)
     agrees = d.action in ("rank", "none") and bool(d.candidates) and d.candidates[0][0] in said
-    elsewhere = not (to_parent or agrees) and _elsewhere(d, decisions.get("level"), stated, hits, depth)
-    if not (to_parent or agrees or elsewhere):
+    if not (to_parent or agrees):
         return
     probability = max((p for v, p in d.candidates if v in said), default=st.confidence)
-    named, found = "|".join(st.values), "|".join(map(str, d.values))
-    conflict = ""
-    if to_parent:
-        conflict = (f"subject: the text names {named}, the evidence holds the material under {found}; the exact scope "
-                    f"keeps {named}, the relaxation goes there")
-    elif elsewhere:
-        conflict = (f"subject: the text names {named}; the evidence's {found} has no hit at the asked level, so the "
-                    f"text's subject is kept")
+    conflict = (f"subject: the text names {'|'.join(st.values)}, the evidence holds the material under "
+                f"{'|'.join(d.values)}; the exact scope keeps {'|'.join(st.values)}, the relaxation goes there"
+                if to_parent else "")
     decisions["subject"] = FieldDecision("subject", st.values, round(probability, 4), "both",
                                          "filter", conflict, d.candidates, tuple(d.values) if to_parent else ())
-
-
-def _elsewhere(subject: FieldDecision, level: FieldDecision | None, stated: StatedQuery,
-               hits: Sequence[EvidenceHit], depth: int) -> bool:
-    """True when the text asks for a level that the decision keeps, and no probe hit at that level (or a band
-    it overlaps) carries any subject the evidence chose: the evidence for the subject lies at other levels."""
-    asked = stated.get("level")
-    if asked is None or level is None or level.action not in ("filter", "soft") or not subject.values:
-        return False
-    if not set(asked.values) & set(level.values):
-        return False
-    near = {lv for value in asked.values for lv in levels_within(str(value), 0)}
-    return not any(h.rank <= depth and h.metadata.get("level") in near and h.metadata.get("subject") in subject.values
-                   for h in hits)
 
 
 def _follow_rules(decisions: dict[str, FieldDecision], stated: StatedQuery, known: Mapping[str, Collection[Any]]) -> None:

@@ -56,7 +56,6 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     decision = with_hints(decide_scope(stated, probe, params, known=known, parents=vocab.subject_parents), hints)
     # a named series at a grade / year it does not hold: the board stays in the exact scope, the ladder
     # relaxes the missing field within the series (services.gate.series)
-    decision = subject_of_papers(decision, vocab)
     boards = stated["exam_board"].values if "exam_board" in stated else ()
     gap = find_gap(decision.filter, boards, vocab)
     if gap is not None:
@@ -71,22 +70,6 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     return Inference(scope=decision.filter, ladder=ladder, strict_keys=list(decision.strict_keys),
                      fields=_report(decision), penalties=dict(decision.penalties),
                      penalty_strength=decision.penalty_strength, label=decision.label, notes=list(decision.notes))
-
-
-def subject_of_papers(decision: EvidenceDecision, vocab: Vocabulary) -> EvidenceDecision:
-    """A paper the text names fixes the subject: the catalogue says what a paper holds ("problème de l'AMC 10 sur
-    les nombres premiers" is mathematics, whatever subject a French probe's grade-12 physics suggests). A decided
-    subject that none of the named papers holds is replaced by the papers' subjects, and the notes say so."""
-    flt = decision.filter
-    infos = [vocab.paper(name) for name in flt.paper]
-    if not flt.subject or not infos or any(info is None for info in infos):
-        return decision
-    held = tuple(dict.fromkeys(s for info in infos if info is not None for s in info.subject))
-    if not held or set(flt.subject) & set(held):
-        return decision
-    note = (f"subject: the evidence says {'|'.join(flt.subject)}, the named paper {', '.join(flt.paper)} holds "
-            f"{'|'.join(held)}; the paper decides")
-    return replace(decision, filter=replace(flt, subject=held), notes=[*decision.notes, note])
 
 
 def _report(decision: EvidenceDecision) -> dict[str, FieldReport]:

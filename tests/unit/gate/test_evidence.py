@@ -332,18 +332,3 @@ def test_a_named_subject_that_the_evidence_ranks_first_filters_instead_of_rankin
     assert "subject" not in kept.penalties
     weak = StatedQuery({"subject": StatedField(("chemistry",), 0.6)}, topic_words=4)  # a weak name: not kept
     assert decide_scope(weak, hits, params).fields["subject"].action == "rank"
-
-
-def test_a_named_subject_is_kept_when_the_evidence_for_another_has_no_hit_at_the_asked_level():
-    # "questions de sciences niveau CM1 : pourquoi la glace fond-elle ?": the French probe finds grade-12 physics
-    stated = StatedQuery({"subject": StatedField(("science",), 0.95), "level": StatedField(("grade_4",), 0.95)},
-                         topic_words=4)
-    hits = [EvidenceHit(_meta("physics", "grade_12"), 0.9 - i * 0.001, "dense", i + 1) for i in range(3)]
-    params = _evidence_led()
-    params.models["level"] = FieldModel(tuple(10.0 if f == "stated" else 0.0 for f in FEATURES), -3.0, 0.85, 0.4)
-    decision = decide_scope(stated, hits, params)
-    assert decision.filter.level == ("grade_4",) and decision.filter.subject == ("science",)
-    assert "no hit at the asked level" in decision.fields["subject"].conflict
-    # one hit of the evidence's subject at the asked level (or its band): the evidence decides
-    at_level = hits + [EvidenceHit(_meta("physics", "elementary"), 0.89, "dense", 4)]
-    assert decide_scope(stated, at_level, params).filter.subject == ("physics",)

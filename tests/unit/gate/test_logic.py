@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import grpc
 import pytest
 
@@ -11,8 +9,6 @@ from chsr.inprocess import InProcessAbort, InProcessStub
 from chsr.scope import Scope
 from chsr.v1 import common_pb2, gate_pb2
 from chsr.errors import InvalidArgument
-from services.gate.evidence import EvidenceDecision
-from services.gate.inference import subject_of_papers
 from services.gate.logic import run_gate
 from services.gate.servicer import GateServicer
 
@@ -177,24 +173,3 @@ def test_on_the_evidence_path_the_note_reaches_the_answer_and_nothing_is_present
     assert scope.paper == ("AMC 10A",) and scope.question_number == (40,)   # W0 asks for what does not exist
     assert any("question 40 is beyond what the index holds of AMC 10A (2019)" in n for n in response.notes)
     assert all(40 in s.filter.question_number for s in response.ladder)    # no rung answers another question
-
-
-def test_a_named_paper_keeps_the_subject_on_the_evidence_path(stub):
-    """A French query about an AMC paper: its probe is led by French grade-12 physics, the paper is mathematics."""
-    meta = {"subject": "physics", "level": "grade_12", "content_type": "exam_question", "language": "fr"}
-    request = gate_pb2.GateRequest(query="problème de l'AMC 10A sur les nombres premiers", extract=True,
-                                   probe=_probe(meta))
-    response = stub.Gate(request)
-    assert Scope.from_proto(response.scope).subject == ("mathematics",)
-    assert all(tuple(s.filter.subject) != ("physics",) for s in response.ladder)
-
-
-def test_a_subject_that_no_named_paper_holds_is_replaced_by_the_papers_subject(mini):
-    decision = EvidenceDecision(fields={}, filter=Scope(subject=("physics",), paper=("AMC 10A",)), penalties={},
-                                strict_keys=["paper"], soft_fields={}, label="gated", curriculum_share=1.0)
-    fixed = subject_of_papers(decision, mini)
-    assert fixed.filter.subject == ("mathematics",) and any("the paper decides" in n for n in fixed.notes)
-    consistent = replace(decision, filter=Scope(subject=("mathematics",), paper=("AMC 10A",)))
-    assert subject_of_papers(consistent, mini) is consistent
-    unknown = replace(decision, filter=Scope(subject=("physics",), paper=("AMC 99Z",)))
-    assert subject_of_papers(unknown, mini) is unknown
