@@ -56,9 +56,6 @@ AS_ASKED_FIELDS = ("level", "year", "session", "paper", "content_type", "questio
 MARKING_TYPES = ("mark_scheme", "solution")
 #: A statement at least this sure (``extract_scope``'s confidence) of an as-asked field is part of the W0 scope.
 AS_ASKED_MIN_CONFIDENCE = 0.5
-#: A subject the text names this surely (its own name, not a weak name or a topic cue) is kept where the evidence
-#: does not point to another subject (``_keep_named_subject``).
-NAMED_SUBJECT_MIN_CONFIDENCE = 0.9
 
 
 @dataclass(frozen=True)
@@ -132,11 +129,9 @@ class EvidenceDecision:
 
 
 def decide_scope(stated: StatedQuery, hits: Sequence[EvidenceHit], params: EvidenceParams, *,
-                 known: Mapping[str, Collection[Any]] | None = None,
-                 parents: Mapping[str, str] | None = None) -> EvidenceDecision:
+                 known: Mapping[str, Collection[Any]] | None = None) -> EvidenceDecision:
     """``known``: field -> the values the corpus holds (``Vocabulary.corpus_values``), for the look-up rules;
-    without it a stated board is never treated as missing from the corpus. ``parents``: subject -> its parent
-    subject (``Vocabulary.subject_parents``: biology -> science), for :func:`_keep_named_subject`."""
+    without it a stated board is never treated as missing from the corpus."""
     ev = gather(_in_language(hits, stated), depth=params.depth, sparse_power=params.sparse_power,
                 dense_temperature=params.dense_temperature)
     decisions: dict[str, FieldDecision] = {}
@@ -144,7 +139,6 @@ def decide_scope(stated: StatedQuery, hits: Sequence[EvidenceHit], params: Evide
         model = params.models.get(name)
         if model is not None:
             decisions[name] = _decide_field(name, stated, ev, model)
-    _keep_named_subject(decisions, stated, parents or {})
     _follow_rules(decisions, stated, known or {})
     notes = [d.conflict for d in decisions.values() if d.conflict]
     outside = bool(hits) and ev.curriculum_share < params.min_curriculum_share
@@ -232,41 +226,6 @@ def _decide_field(name: str, stated: StatedQuery, ev: Any, model: FieldModel) ->
         alternative = (best[0],) if best and best[1] >= ALTERNATIVE_MASS else ()
     return FieldDecision(name, values, round(prob, 4), source, action, conflict,
                          tuple((v, round(p, 4)) for v, p in scored), alternative)
-
-
-def _keep_named_subject(decisions: dict[str, FieldDecision], stated: StatedQuery, parents: Mapping[str, str]) -> None:
-    """A subject the text names is overruled by the evidence only when the evidence points to another subject
-    (curriculum README, adversarial cases: "chemistry quiz for 5th graders" about plants is general science).
-    Two decisions are not that, and keep the named subject as the exact scope's filter:
-
-    * a level is asked and the evidence places the material under the named discipline's *parent* (science for
-      physics, chemistry, biology: the corpus files grade 3-9 disciplines as general science). The parent is where the ladder relaxes
-      to (W1, ``alternative``), labelled, so "grade 5 physics and chemistry: separating salt from water" says it
-      answered from general science; where the parent is the true subject (the quiz above) the answer is the
-      same general-science items, labelled as a relaxation;
-    * the named subject is the evidence's own most probable value, but not sure enough to filter (a "grade 10
-      chemistry" question, where the corpus holds chemistry at grade 12 and high school only): text and evidence
-      agree, so the subject filters and the missing level relaxes within it, instead of another subject's
-      grade-10 items answering as exact."""
-    st, d = stated.get("subject"), decisions.get("subject")
-    if st is None or d is None or st.confidence < NAMED_SUBJECT_MIN_CONFIDENCE:
-        return
-    said = set(st.values)
-    if d.action == "filter" and said & set(d.values):
-        return
-    named_parents = {parents.get(s) for s in said} - {None}
-    # with no level asked, the named discipline holds material at some level, and another level's items would
-    # answer a wrong-subject question as exact: there the evidence's subject stands
-    to_parent = ("level" in stated and d.action == "filter" and bool(d.values) and set(d.values) <= named_parents)
-    agrees = d.action in ("rank", "none") and bool(d.candidates) and d.candidates[0][0] in said
-    if not (to_parent or agrees):
-        return
-    probability = max((p for v, p in d.candidates if v in said), default=st.confidence)
-    conflict = (f"subject: the text names {'|'.join(st.values)}, the evidence holds the material under "
-                f"{'|'.join(d.values)}; the exact scope keeps {'|'.join(st.values)}, the relaxation goes there"
-                if to_parent else "")
-    decisions["subject"] = FieldDecision("subject", st.values, round(probability, 4), "both",
-                                         "filter", conflict, d.candidates, tuple(d.values) if to_parent else ())
 
 
 def _follow_rules(decisions: dict[str, FieldDecision], stated: StatedQuery, known: Mapping[str, Collection[Any]]) -> None:

@@ -53,7 +53,7 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
                 vocab: Vocabulary, params: EvidenceParams, strict_scope: bool) -> Inference:
     stated = stated_from_extraction(extraction, topic_terms)
     known = {name: vocab.corpus_values(name) for name in KNOWN_FIELDS}
-    decision = with_hints(decide_scope(stated, probe, params, known=known, parents=vocab.subject_parents), hints)
+    decision = with_hints(decide_scope(stated, probe, params, known=known), hints)
     # a named series at a grade / year it does not hold: the board stays in the exact scope, the ladder
     # relaxes the missing field within the series (services.gate.series)
     boards = stated["exam_board"].values if "exam_board" in stated else ()
