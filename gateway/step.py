@@ -112,9 +112,9 @@ class _Pending:
     """One leg's RPC under way; ``result()`` -> (response, ms), raising the call's ``grpc.RpcError``.
 
     A gRPC stub's own future where the stub has one: the channel's completion thread answers it, so no
-    thread of ours is handed the call and parked on it (issue 22: the executor hop was a measurable
-    share of the gateway's CPU per request). An in-process stub (the benchmark's network-free mode)
-    has no futures: the executor runs it, as before."""
+    thread of ours is handed the call and parked on it (issue 22: about +13 % QPS at 8 clients on 2 cores,
+    the same CPU per request; benchmarks/profile section 6). An in-process stub (the benchmark's
+    network-free mode) has no futures: the executor runs it, as before."""
 
     def __init__(self, method: Callable[..., Any], request: Any, timeout: float, executor: ThreadPoolExecutor) -> None:
         self._start = time.perf_counter()
