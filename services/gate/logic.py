@@ -112,8 +112,8 @@ def run_gate(
     ladder = build_ladder(scope, strict, strict_scope or lookup_only, soft_fields=soft,
                           subject_parents=vocab.subject_parents, notes=notes)
     ladder = with_series_rungs(with_nearest_level(ladder, vocab), scope, gap)
-    if lookup_only and not strict_scope:  # marking material the named paper never has: the item's kin, then itself
-        ladder = [*ladder, *marking_rungs(scope, vocab)]
+    if lookup_only and not strict_scope:
+        ladder = _with_marking_rungs(ladder, scope, vocab)
     return GateResult(
         scope=scope, confidence=confidence, ladder=ladder, strict_keys=strict,
         expanded_query=_expand(query, extraction, vocab) if expand_query and extract else query,
@@ -127,9 +127,8 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
     lookup_only = not topics  # a pure look-up is never widened (as on the text-only path)
     inferred = infer_scope(extraction, topics, probe, hints, vocab, params, strict_scope or lookup_only)
     confidence = {name: (f.confidence, f.evidence) for name, f in inferred.fields.items()}
-    ladder = inferred.ladder
-    if lookup_only and not strict_scope and len(ladder) == 1:
-        ladder = [*ladder, *marking_rungs(inferred.scope, vocab)]
+    ladder = _with_marking_rungs(inferred.ladder, inferred.scope, vocab) if lookup_only and not strict_scope \
+        else inferred.ladder
     return GateResult(
         scope=inferred.scope, confidence=confidence, ladder=ladder, strict_keys=inferred.strict_keys,
         # an ungated answer is the ungated pipeline's answer: no curriculum expansion either
@@ -138,6 +137,12 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
         notes=inferred.notes, fields=inferred.fields, penalties=inferred.penalties,
         penalty_strength=inferred.penalty_strength, label=inferred.label,
         query_language=answer_language(query, extraction, hints))
+
+
+def _with_marking_rungs(ladder: list[LadderStep], scope: Scope, vocab: Vocabulary) -> list[LadderStep]:
+    """A pure look-up's W0-only ladder, plus the rungs for marking material its paper never has (the item's kin,
+    then the item: ``services.gate.marking``); a ladder that already relaxes (a series rung) is left as it is."""
+    return [*ladder, *marking_rungs(scope, vocab)] if len(ladder) == 1 else ladder
 
 
 def _no_extraction(query: str) -> Extraction:

@@ -106,6 +106,5 @@ def _known_word(word: str, vocab: Vocabulary) -> bool:
         return True
     if _ACRONYM.fullmatch(word):
         return False
-    longer = [known for known in vocab.series_name_words if len(known) >= 4]
-    return bool(get_close_matches(low, longer, n=1, cutoff=NEAR_KNOWN))
+    return bool(get_close_matches(low, vocab.series_typo_targets, n=1, cutoff=NEAR_KNOWN))
 

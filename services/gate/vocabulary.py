@@ -202,6 +202,11 @@ class Vocabulary:
         return frozenset(w for w in words if len(w) >= 2)
 
     @cached_property
+    def series_typo_targets(self) -> tuple[str, ...]:
+        """The series-name words of four letters or more, sorted: what a misspelt series name is compared with."""
+        return tuple(sorted(w for w in self.series_name_words if len(w) >= 4))
+
+    @cached_property
     def cjk_stopwords(self) -> tuple[str, ...]:
         """Chinese function words, longest first (they split CJK runs into topic terms)."""
         return tuple(sorted(self.data.get("stopwords", {}).get("zh", []), key=len, reverse=True))

@@ -165,8 +165,9 @@ def abstain(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
 
 def relax_series(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
     """A named series ("MCAS", "New York State ... test") at a grade it does not hold, about an item of the series
-    at one of the nearest grades it holds (ties: both sides, or the side in the asked band). Gold: the absent paper (W0 empty); relaxed: the
-    series' papers at the nearest grades, the year kept when they hold it (issue 21, failure class 1)."""
+    at one of the nearest grades it holds (ties: both sides, or the side in the asked band). Gold: the absent paper
+    (W0 empty); relaxed: the series' papers at the nearest grades, the year kept when they hold it (issue 21,
+    failure class 1)."""
     item = idx.pick(rng, lambda i: GRADE_PAPER.match(i.meta.get("paper") or "") is not None and i.lang == "en")
     if item is None:
         return None
