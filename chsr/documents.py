@@ -30,6 +30,13 @@ MAX_CITATION_CHARS = 1000
 
 
 
+def write_metadata(metadata: Mapping[str, Any], msg: common_pb2.Metadata) -> None:
+    """Set every curriculum field of ``metadata`` that has a value on ``msg``."""
+    for name, value in metadata.items():
+        if value is not None and name in METADATA_FIELDS:
+            setattr(msg, name, value)
+
+
 def metadata_from_proto(msg: common_pb2.Metadata) -> dict[str, Any]:
     """Every curriculum field of ``msg``, None where unset (the dict form ``Scope.admits`` and ``Doc`` use)."""
     return {name: getattr(msg, name) if msg.HasField(name) else None for name in METADATA_FIELDS}
@@ -115,11 +122,20 @@ class Doc:
 
     # ---- conversions ---------------------------------------------------
     def to_proto(self) -> common_pb2.Document:
-        meta = common_pb2.Metadata(**{k: v for k, v in self.metadata.items() if v is not None and k in METADATA_FIELDS})
-        msg = common_pb2.Document(id=self.id, title=self.title, text=self.text, metadata=meta, chunking=self.chunking)
+        msg = common_pb2.Document()
+        self.write_proto(msg)
+        return msg
+
+    def write_proto(self, msg: common_pb2.Document, metadata_only: bool = False) -> None:
+        """Fill ``msg`` in place (no message built and copied per field); ``metadata_only``: the id and
+        the metadata, the form the legs' metadata hits take."""
+        msg.id = self.id
+        write_metadata(self.metadata, msg.metadata)
+        if metadata_only:
+            return
+        msg.title, msg.text, msg.chunking = self.title, self.text, self.chunking
         if self.citation is not None:
             msg.citation.CopyFrom(self.citation.to_proto())
-        return msg
 
     @classmethod
     def from_proto(cls, msg: common_pb2.Document) -> "Doc":

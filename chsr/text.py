@@ -17,6 +17,9 @@ import Stemmer
 _CJK_RANGES = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _WORD = re.compile(f"[{_CJK_RANGES}]+|[^\\W_{_CJK_RANGES}]+", re.UNICODE)
 _CJK = re.compile(f"[{_CJK_RANGES}]")
+_LATIN_WORD = re.compile(f"[^\\W_{_CJK_RANGES}]+", re.UNICODE)
+_CJK_RUN = re.compile(f"[{_CJK_RANGES}]+")
+_ASCII_WORD = re.compile("[a-z0-9]+")  # _LATIN_WORD on lower-cased ASCII text
 
 # Short English list (bm25s' "en" list); other languages keep their words (they are rare in our corpora
 # and stop words in one language are content words in another).
@@ -31,16 +34,56 @@ def _stemmer() -> Stemmer.Stemmer:
     return Stemmer.Stemmer("english")
 
 
+#: word -> its stem (or "" for a stop word), shared by every caller; emptied when it outgrows this
+#: bound. A word's stem never changes, so the memo only saves the stemmer call (the gateway's on-topic
+#: check stems every word of every answer).
+_STEM_MEMO: dict[str, str] = {}
+STEM_MEMO_MAX = 200_000
+
+
+def _stem(word: str) -> str:
+    """``word`` (lower-case, Latin script) stemmed; "" for a stop word."""
+    stemmed = _STEM_MEMO.get(word)
+    if stemmed is None:
+        if len(_STEM_MEMO) >= STEM_MEMO_MAX:
+            _STEM_MEMO.clear()
+        stemmed = _STEM_MEMO[word] = "" if word in STOPWORDS else _stemmer().stemWord(word)
+    return stemmed
+
+
+def _word_tokens(word: str) -> list[str]:
+    """One regex word's tokens: a CJK run's unigrams and bigrams, else its stem (none for a stop word)."""
+    if _CJK.match(word):
+        return [*word, *(word[i:i + 2] for i in range(len(word) - 1))]
+    stemmed = _stem(word)
+    return [stemmed] if stemmed else []
+
+
 def tokenize(text: str) -> list[str]:
     tokens: list[str] = []
-    stem = _stemmer().stemWord
     for match in _WORD.finditer(text.lower()):
         word = match.group(0)
         if _CJK.match(word):
-            tokens.extend(word)
-            tokens.extend(word[i:i + 2] for i in range(len(word) - 1))
-        elif word not in STOPWORDS:
-            tokens.append(stem(word))
+            tokens.extend(_word_tokens(word))
+        else:
+            stemmed = _stem(word)
+            if stemmed:
+                tokens.append(stemmed)
+    return tokens
+
+
+def token_set(text: str) -> set[str]:
+    """``set(tokenize(text))``, computed once per distinct word (the on-topic check's form). ASCII text
+    (most of it) has no CJK run and its words are ``[a-z0-9]+`` once lower-cased: a cheaper scan."""
+    lowered = text.lower()
+    ascii_only = lowered.isascii()
+    words = set((_ASCII_WORD if ascii_only else _LATIN_WORD).findall(lowered))
+    memo = _STEM_MEMO
+    tokens = {memo.get(word) or _stem(word) for word in words}
+    tokens.discard("")
+    if not ascii_only:
+        for run in _CJK_RUN.findall(lowered):
+            tokens.update(_word_tokens(run))
     return tokens
 
 

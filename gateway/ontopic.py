@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from chsr.text import tokenize
+from chsr.text import token_set, tokenize
 
 
 def topic_stems(topic_terms: Iterable[str]) -> set[str]:
@@ -23,4 +23,4 @@ def topic_stems(topic_terms: Iterable[str]) -> set[str]:
 def is_on_topic(text: str, stems: set[str], min_overlap: int = 1) -> bool:
     if not stems:
         return True
-    return len(stems.intersection(tokenize(text))) >= min(min_overlap, len(stems))
+    return len(stems.intersection(token_set(text))) >= min(min_overlap, len(stems))

@@ -16,7 +16,7 @@ from typing import Iterator, Sequence
 import grpc
 import numpy as np
 
-from chsr.documents import Doc, validate_batch
+from chsr.documents import validate_batch
 from chsr.errors import InvalidArgument
 from chsr.health_probe import start_probe
 from chsr.limits import MAX_RETRIEVE_K, check_k
@@ -40,10 +40,8 @@ def hits_to_response(hits: Sequence[Hit], backend: str, generation: int, took_ms
         cand = out.candidates.add(doc_id=hit.doc_id, score=hit.score, rank=rank)
         if hit.doc is None:
             continue
-        if include_documents:
-            cand.document.CopyFrom(hit.doc.to_proto())
-        elif include_metadata:
-            cand.document.CopyFrom(Doc(id=hit.doc.id, text="", metadata=hit.doc.metadata).to_proto())
+        if include_documents or include_metadata:
+            hit.doc.write_proto(cand.document, metadata_only=not include_documents)
     return out
 
 
