@@ -55,6 +55,7 @@ def build_leg(settings: Settings) -> DenseLeg:
         from services.dense.backends.embedded import EmbeddedDenseBackend
         backend = EmbeddedDenseBackend(settings.data_dir, encoder.dim, index=settings.dense_index,
                                        passages=settings.dense_passages)
+        backend.warm()  # the vector index before serving, as the sparse server does
     return DenseLeg(backend, encoder, microbatch=settings.query_microbatch,
                     query_cache_size=settings.query_vector_cache, encode_queries=encode_queries,
                     query_encoder_name=query_encoder_name(settings))

@@ -148,6 +148,11 @@ class DocStoreBacked:
     def _rebuild(self, docs: list[Doc]) -> None:
         raise NotImplementedError
 
+    def warm(self) -> None:
+        """Build the in-memory index now (at start-up), so the first search does not pay for it: on the
+        curriculum corpus ~1-2 s, longer than a probe's deadline."""
+        self._ensure_index()
+
     def _ensure_index(self) -> None:
         generation = self._store.generation()
         if generation == self._built_generation:

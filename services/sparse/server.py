@@ -23,7 +23,9 @@ def build_leg(settings: Settings) -> SparseLeg:
             log.warning("elasticsearch unreachable at start-up; will retry on first use", extra={"error": str(exc)})
         return SparseLeg(backend)
     from services.sparse.backends.embedded import EmbeddedSparseBackend
-    return SparseLeg(EmbeddedSparseBackend(settings.data_dir))
+    embedded = EmbeddedSparseBackend(settings.data_dir)
+    embedded.warm()  # the BM25 index before serving: else the first query's probe misses its deadline
+    return SparseLeg(embedded)
 
 
 def build(settings: Settings):  # type: ignore[no-untyped-def]

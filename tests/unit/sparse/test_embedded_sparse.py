@@ -38,3 +38,13 @@ def test_idempotent_upsert_and_restart(tmp_path):
     assert reopened.search("catalyst", Scope(), 1)[0].doc_id == "c1"
     assert reopened.delete(["c1"]) == 1
     assert reopened.search("catalyst", Scope(), 1) == []
+
+
+def test_warm_builds_the_index_before_the_first_search(tmp_path, monkeypatch):
+    EmbeddedSparseBackend(tmp_path).upsert(DOCS)
+    restarted = EmbeddedSparseBackend(tmp_path)
+    restarted.warm()
+    built = []
+    monkeypatch.setattr(restarted, "_rebuild", lambda docs: built.append(len(docs)))
+    assert restarted.search("catalyst", Scope(), 1)[0].doc_id == "c1"
+    assert built == []   # the search found the index already built for this generation
