@@ -22,6 +22,7 @@ from tools.gate import query_text as qt
 from tools.gate.corpus_items import CorpusIndex
 from tools.gate.query_kinds import (Case, cited as _cited, cue_lang, cue_text, gold, level_known, lookup_text,
                                     make_case, relevant_for, slice_of, topic)
+from tools.gate.query_kinds_crosslang import cross_language as _cross_language
 from tools.gate.query_kinds_empty import abstain as _abstain, relax_content as _relax_content
 from tools.gate.query_kinds_empty import relax_level as _relax_level, relax_series as _relax_series
 from tools.gate.query_kinds_empty import relax_year as _relax_year
@@ -33,7 +34,7 @@ KIND_COUNTS = {"quote": 600, "quote_cue": 650, "para": 450, "para_cue": 500, "ke
                "lookup_paper": 300, "lookup_year": 150, "solution": 400, "qa_pair": 150, "wrong_subject": 400,
                "cross_subject": 200, "relax_year": 150, "relax_level": 150, "relax_content": 150, "abstain": 150,
                "relax_series": 150, "table_request": 250, "wrong_subject_paper": 200,
-               "relax_table_level": 100}
+               "relax_table_level": 100, "cross_language": 250}
 
 
 def _text_case(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
@@ -148,7 +149,8 @@ BUILDERS = {"quote": _text_case, "quote_cue": _text_case, "para": _text_case, "p
             "solution": _solution, "qa_pair": _solution, "wrong_subject": _wrong_subject, "cross_subject": _cross,
             "relax_year": _relax_year, "relax_level": _relax_level, "relax_content": _relax_content, "abstain": _abstain,
             "relax_series": _relax_series, "table_request": _table_request,
-            "wrong_subject_paper": _wrong_subject_paper, "relax_table_level": _relax_table_level}
+            "wrong_subject_paper": _wrong_subject_paper, "relax_table_level": _relax_table_level,
+            "cross_language": _cross_language}
 
 
 def generate(idx: CorpusIndex, seed: int = 14, scale: float = 1.0) -> list[Case]:

@@ -199,3 +199,16 @@ def test_a_table_asked_for_at_a_missing_level_relaxes_to_a_level_that_holds_it(g
         assert case["relaxed_scope"]["level"] != case["scope"]["level"]
         subject, level = case["scope"]["subject"], case["scope"]["level"]
         assert not any((subject, level) == (c[0], c[1]) for c in idx.combos)  # nothing of the subject at that level
+
+
+@pytest.mark.data
+def test_a_cross_language_case_asks_in_another_language_about_english_material(generated):
+    from tools.gate.query_kinds_crosslang import GLOSSARY, LANGS
+
+    idx, cases = generated
+    for case in _of_kind(cases, "cross_language"):
+        lang = case["notes"].split(" ", 1)[0]
+        words = [row[LANGS.index(lang)] for row in GLOSSARY.values()]
+        assert any(w in case["query"] for w in words), case["case_id"]           # asked in that language
+        assert case["scope"]["subject"] and sorted(case["relevant"].values())[-1] == 2
+        assert all(idx.meta(d).get("language", "en") == "en" for d in case["relevant"]), case["case_id"]
