@@ -51,12 +51,9 @@ def _stem(word: str) -> str:
     return stemmed
 
 
-def _word_tokens(word: str) -> list[str]:
-    """One regex word's tokens: a CJK run's unigrams and bigrams, else its stem (none for a stop word)."""
-    if _CJK.match(word):
-        return [*word, *(word[i:i + 2] for i in range(len(word) - 1))]
-    stemmed = _stem(word)
-    return [stemmed] if stemmed else []
+def _cjk_tokens(run: str) -> list[str]:
+    """A CJK run's character unigrams and bigrams."""
+    return [*run, *(run[i:i + 2] for i in range(len(run) - 1))]
 
 
 def tokenize(text: str) -> list[str]:
@@ -64,11 +61,9 @@ def tokenize(text: str) -> list[str]:
     for match in _WORD.finditer(text.lower()):
         word = match.group(0)
         if _CJK.match(word):
-            tokens.extend(_word_tokens(word))
-        else:
-            stemmed = _stem(word)
-            if stemmed:
-                tokens.append(stemmed)
+            tokens.extend(_cjk_tokens(word))
+        elif stemmed := _stem(word):
+            tokens.append(stemmed)
     return tokens
 
 
@@ -77,13 +72,11 @@ def token_set(text: str) -> set[str]:
     (most of it) has no CJK run and its words are ``[a-z0-9]+`` once lower-cased: a cheaper scan."""
     lowered = text.lower()
     ascii_only = lowered.isascii()
-    words = set((_ASCII_WORD if ascii_only else _LATIN_WORD).findall(lowered))
-    memo = _STEM_MEMO
-    tokens = {memo.get(word) or _stem(word) for word in words}
+    tokens = {_stem(word) for word in set((_ASCII_WORD if ascii_only else _LATIN_WORD).findall(lowered))}
     tokens.discard("")
     if not ascii_only:
         for run in _CJK_RUN.findall(lowered):
-            tokens.update(_word_tokens(run))
+            tokens.update(_cjk_tokens(run))
     return tokens
 
 
