@@ -30,7 +30,7 @@ _FUNCTION_WORDS: dict[str, frozenset[str]] = {
         calculate question questions paper papers mark scheme answer answers item items grade version""".split()),
     "fr": frozenset("""le la les un une des du de et ou à au aux en dans sur pour avec par est sont était
         que qui quoi quel quelle quels quelles comment pourquoi ce cette ces il elle on ne pas plus
-        calculer expliquer trouver montrer sujet épreuve corrigé réponse version""".split()),
+        calculer expliquer trouver montrer sujet épreuve corrigé réponse version question questions""".split()),
     "de": frozenset("""der die das den dem des ein eine einen einem einer und oder zu im in auf für mit
         von bei ist sind war waren was welche welcher welches wie warum nicht auch sich es sie er
         berechnen erklären bestimmen aufgabe aufgaben frage prüfung lösung fassung""".split()),

@@ -26,6 +26,14 @@ def test_detects_the_written_language(text: str, code: str) -> None:
     assert 0.5 <= guess.confidence <= 1.0
 
 
+def test_a_word_french_and_english_spell_alike_counts_for_both() -> None:
+    """"question" is French too: a short French query that uses it is not English by the tie-break."""
+    french = detect_language("question sur la chaleur (sciences")
+    assert french is not None and french.code == "fr"
+    english = detect_language("Northfield 2019 physics paper 1 question 3")
+    assert english is not None and english.code == "en"
+
+
 def test_plain_ascii_names_and_numbers_are_english_at_low_confidence() -> None:
     guess = detect_language("photosynthesis")
     assert guess is not None and guess.code == "en" and guess.confidence == ASCII_FALLBACK_CONFIDENCE
