@@ -12,6 +12,11 @@ PY="${PY:-.venv/bin/python}"
 DATA="${CHSR_SHARED_DATA:-../shared/data}"
 export CHSR_ES_INDEX="${CHSR_ES_INDEX:-chsr-load}" CHSR_WEAVIATE_COLLECTION="${CHSR_WEAVIATE_COLLECTION:-ChsrLoad}"
 export CHSR_REDIS_URL="${CHSR_REDIS_URL:-redis://127.0.0.1:16379/3}" OMP_WAIT_POLICY=PASSIVE
+# The dense server's query-vector LRU off: a "cache miss" run must hit no cache, and the runs send ~2,400 requests
+# from a set of 1,000 queries, so with the LRU on (the default, 1,024 entries) about half of them found their
+# vector there (measured 2026-12-05: 1,040 of 2,040 requests of a C + E run). Only applies to the mesh this
+# script starts; with CHSR_LOAD_GATEWAY the report's config says what that mesh runs.
+export CHSR_QUERY_VECTOR_CACHE="${CHSR_QUERY_VECTOR_CACHE:-0}"
 deploy/local/engines.sh start elasticsearch weaviate redis >&2
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 if [ -n "${CHSR_LOAD_GATEWAY:-}" ]; then

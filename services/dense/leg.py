@@ -41,7 +41,7 @@ class DenseLeg:
 
     def details(self) -> dict[str, str]:
         """What ``Stats`` reports about the leg itself (the backend reports its storage)."""
-        return {"query_encoder": self.query_encoder_name}
+        return {"query_encoder": self.query_encoder_name, "query_vector_cache": str(self.query_cache.max_entries)}
 
     def encode_query(self, query: str) -> np.ndarray:
         cached = self.query_cache.get(query)

@@ -1,9 +1,9 @@
-"""LRU cache of query vectors inside the dense service (off by default).
+"""LRU cache of query vectors inside the dense service (``CHSR_QUERY_VECTOR_CACHE``, default 1,024 entries).
 
 Query encoding dominates dense latency; the same query text is often encoded
 again for another pipeline, k or scope (the gateway's result cache keys on all
-of those). ``CHSR_QUERY_VECTOR_CACHE=N`` keeps the last N query vectors.
-Benchmarks that report encoder latency run with it off.
+of those). ``CHSR_QUERY_VECTOR_CACHE=N`` keeps the last N query vectors; 0 turns it off.
+Benchmarks that report uncached latency run with it off (``benchmarks/load/run.sh``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,10 @@ class QueryVectorCache:
         self._data: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
+
+    @property
+    def max_entries(self) -> int:
+        return self._max
 
     def get(self, query: str) -> np.ndarray | None:
         if not self._max:

@@ -1,4 +1,4 @@
-"""The load benchmark reports the backend and query encoder the mesh says it runs (issue 23, true words)."""
+"""The load benchmark reports the backend, query encoder and query-vector LRU the mesh says it runs (issue 23, true words)."""
 
 from __future__ import annotations
 
@@ -16,3 +16,4 @@ def test_the_setup_is_asked_from_the_mesh(mesh):
     assert "embedded-bm25" in setup["backends"] and "embedded-vectors" in setup["backends"]
     assert setup["query_encoder"] in ("onnx-fp32", "onnx-int8", "torch")
     assert setup["query_encoder"] == get_settings().query_encoder.value   # the mesh runs this process's default
+    assert setup["query_vector_cache"] == str(get_settings().query_vector_cache)

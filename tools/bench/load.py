@@ -209,17 +209,20 @@ def dense_variants_end_to_end(mesh: BenchMesh, queries: list[str], cfg: LoadConf
 
 
 def measured_setup(gateway: str) -> dict[str, str]:
-    """``backend`` (engines | embedded, from the retrieval servers' own names), ``backends`` (each server's) and
-    ``query_encoder`` (the dense server's), asked from the gateway's IndexStats."""
+    """``backend`` (engines | embedded, from the retrieval servers' own names), ``backends`` (each server's),
+    ``query_encoder`` and ``query_vector_cache`` (the dense server's LRU size; 0 = off), asked from the gateway's
+    IndexStats."""
     from chsr.client import GatewayClient
 
     with GatewayClient(gateway) as client:
         stats = client.stats()
     names = [b.backend for b in stats.backends]
     encoder = next((b.details["query_encoder"] for b in stats.backends if "query_encoder" in b.details), "unknown")
+    lru = next((b.details["query_vector_cache"] for b in stats.backends if "query_vector_cache" in b.details), "unknown")
     engines = any(n.startswith(("elasticsearch", "weaviate")) or "engine" in b.details
                   for n, b in zip(names, stats.backends))
-    return {"backend": "engines" if engines else "embedded", "backends": ",".join(names), "query_encoder": encoder}
+    return {"backend": "engines" if engines else "embedded", "backends": ",".join(names), "query_encoder": encoder,
+            "query_vector_cache": lru}
 
 
 def run_load(cfg: LoadConfig) -> dict[str, object]:

@@ -136,7 +136,8 @@ def render_readme(report: dict, plots: list[str]) -> str:
         f"`chsr bench load --pipelines {','.join(cfg['pipelines'])} --concurrency "
         f"{','.join(map(str, cfg['concurrency']))} --duration {cfg['duration_s']:g} --queries {cfg['queries']}`"
         f" — {report['queries']['count']} {report['queries']['source']} queries, k={cfg['k']}, "
-        f"backend {cfg['backend']}, query encoder {cfg.get('query_encoder', 'torch')}, closed loop, "
+        f"backend {cfg['backend']}, query encoder {cfg.get('query_encoder', 'torch')}, "
+        f"query-vector LRU {cfg.get('query_vector_cache', 'unknown')} entries (0 = off), closed loop, "
         f"{cfg['warmup_s']:g} s warm-up per run, "
         f"{report['elapsed_s']} s in all.",
         "",
