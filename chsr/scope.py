@@ -18,6 +18,9 @@ STR_FIELDS: tuple[str, ...] = (
     "subject", "level", "session", "paper", "content_type", "exam_board", "language",
 )
 INT_FIELDS: tuple[str, ...] = ("year", "question_number")
+#: Content types of marking material (a question's mark scheme or worked solution): it answers its question
+#: and need not repeat the question's words; an item may have none.
+MARKING_TYPES: tuple[str, ...] = ("mark_scheme", "solution")
 SCOPE_FIELDS: tuple[str, ...] = (
     "subject", "level", "year", "session", "paper", "content_type",
     "question_number", "exam_board", "language",
@@ -133,11 +136,18 @@ class Scope:
 EMPTY_SCOPE = Scope()
 
 
+def names_marking_of_a_question(scope: Scope) -> bool:
+    """The scope asks for the marking material (and nothing else) of a numbered question of a named paper:
+    a look-up its scope words identify."""
+    return bool(scope.question_number and scope.paper and scope.content_type
+                and set(scope.content_type) <= set(MARKING_TYPES))
+
+
 def scope_field_names() -> list[str]:
     return list(SCOPE_FIELDS)
 
 
 __all__ = [
-    "Scope", "EMPTY_SCOPE", "SCOPE_FIELDS", "STR_FIELDS", "INT_FIELDS", "CURRICULUM_TUPLE",
-    "scope_field_names", "field",
+    "Scope", "EMPTY_SCOPE", "SCOPE_FIELDS", "STR_FIELDS", "INT_FIELDS", "CURRICULUM_TUPLE", "MARKING_TYPES",
+    "names_marking_of_a_question", "scope_field_names", "field",
 ]

@@ -27,7 +27,7 @@ from chsr.v1 import common_pb2, gate_pb2, gateway_pb2
 from gateway.budget import Budget
 from gateway.cache.base import CacheUnavailable, ResultCache, cache_key
 from gateway.catalogue_sync import CatalogueSync
-from gateway.ontopic import is_on_topic, topic_stems
+from gateway.ontopic import is_on_topic, judged_by_words, topic_stems
 from gateway.pipelines import PipelineConfig
 from gateway.preference import Preference, settle_by_top
 from gateway.request import SearchPlan
@@ -251,9 +251,11 @@ class SearchService:
                 timings[stage] = timings.get(stage, 0.0) + ms
             degraded.extend(d for d in outcome.degraded if d not in degraded)
             docs = [Doc.from_proto(c.document) for c in outcome.candidates]
-            on_topic = sum(is_on_topic(d.full_text, stems) for d in docs)
+            by_words = judged_by_words(Scope.from_proto(step.filter))
+            on_topic = sum(is_on_topic(d.full_text, stems if by_words else set()) for d in docs)
             done = on_topic > 0 or i == len(gate.ladder) - 1 or not pipeline.relaxation
             reason = ("on-topic results in scope" if on_topic else "no on-topic results") + \
+                ("" if by_words else " (the marking material of the named question: not judged by words)") + \
                 (f"; {len(docs)} < k_min={pipeline.k_min}" if len(docs) < pipeline.k_min else "") + \
                 (f"; {', '.join(outcome.from_probe)} from the probe's lists" if outcome.from_probe else "")
             response.relaxation_trace.add(step=step.step, filter=step.filter, admissible=len(docs),

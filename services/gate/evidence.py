@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Collection, Mapping, Sequence
 
-from chsr.scope import Scope
+from chsr.scope import MARKING_TYPES, Scope
 from services.gate.evidence_features import (FEATURES, MODEL_FIELDS, EvidenceHit, StatedField, StatedQuery, candidates,
                                              features, gather, stated_from_extraction)
 
@@ -52,8 +52,6 @@ ALTERNATIVE_MASS = 0.4
 SET_MEMBER_MIN = 0.05
 #: Fields whose gold is the scope as asked: an uncertain stated value is a soft W0 constraint, not a penalty.
 AS_ASKED_FIELDS = ("level", "year", "session", "paper", "content_type", "question_number")
-#: Content types of marking material: an item may have none, so the evidence may place the answer elsewhere.
-MARKING_TYPES = ("mark_scheme", "solution")
 #: A statement at least this sure (``extract_scope``'s confidence) of an as-asked field is part of the W0 scope.
 AS_ASKED_MIN_CONFIDENCE = 0.5
 

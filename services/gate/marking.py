@@ -14,8 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from chsr.relaxation import W1
-from chsr.scope import Scope
-from services.gate.evidence import MARKING_TYPES
+from chsr.scope import MARKING_TYPES, Scope
 from services.gate.ladder import CONTENT_KIN, LadderStep
 from services.gate.vocabulary import Vocabulary
 

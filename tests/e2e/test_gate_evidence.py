@@ -9,6 +9,7 @@ an UNGATED answer — not filtered to curriculum chunks; bad input gets a labell
 
 from __future__ import annotations
 
+import time
 import uuid
 from pathlib import Path
 from typing import Iterator
@@ -151,3 +152,42 @@ def test_a_look_up_in_a_series_nobody_knows_is_named_and_not_answered_from_other
         assert not [r.doc_id for r in resp.results], (pipeline, [(r.doc_id, r.relaxation) for r in resp.results])
         known = client.search("Northfield 2019 physics paper 1 question 3", k=5, pipeline=pipeline, no_cache=True)
         assert known.results and not any("Hogwarts" in n for n in known.scope_notes), pipeline
+
+
+RIVERSIDE = "Riverside Mathematics Olympiad"
+
+
+def _riverside(content_type: str, doc_id: str, text: str) -> Doc:
+    return Doc(doc_id, text, metadata={
+        "subject": "mathematics", "level": "grade_9", "year": 2021, "paper": RIVERSIDE, "content_type": content_type,
+        "question_number": 5, "exam_board": "Riverside Board", "language": "en", "source": "riverside"})
+
+
+def test_the_worked_solution_of_a_named_question_is_answered_exactly_though_it_never_repeats_the_question(mesh_both):
+    """A worked solution answers its question without repeating it: "2.5 hours at 80 km/h gives 200 km" says
+    nothing of trains or stations. A look-up that names paper, year, number and content type gets that solution
+    as the exact answer (W0), not a relaxed one after the ladder judged it off-topic by its words (before: E climbed
+    to W1 and answered with the question itself, labelled relaxed)."""
+    client = GatewayClient(mesh_both.gateway)
+    pair = [_riverside("exam_question", "riverside:2021:5",
+                       "A train leaves the station at 9:00 travelling at 80 km/h. How far has it gone by 11:30?"),
+            _riverside("solution", "riverside:2021:5:solution", "2.5 hours at 80 km/h gives 200 km.")]
+    client.ingest(pair)
+    query = "worked solution to Riverside Mathematics Olympiad 2021 problem 5 (the train leaving the station)"
+    try:
+        deadline = time.monotonic() + 30
+        while RIVERSIDE not in client.search(query, k=5, pipeline="E", no_cache=True).scope.paper:
+            assert time.monotonic() < deadline, "the gate never learnt the Riverside paper from the catalogue"
+            time.sleep(0.5)
+        for pipeline in ("E", "C"):
+            resp = client.search(query, k=5, pipeline=pipeline, no_cache=True)
+            assert resp.results and resp.results[0].doc_id == "riverside:2021:5:solution", (
+                pipeline, [(r.doc_id, r.relaxation) for r in resp.results])
+            assert resp.results[0].relaxation == common_pb2.RELAXATION_STEP_W0_EXACT, pipeline
+            assert "not judged by words" in resp.relaxation_trace[0].reason, pipeline
+            # the question itself is still judged by its words (they are in it)
+            question = client.search("Riverside Mathematics Olympiad 2021 problem 5 (the train leaving the station)",
+                                     k=5, pipeline=pipeline, no_cache=True)
+            assert "not judged by words" not in question.relaxation_trace[0].reason, pipeline
+    finally:
+        client.delete([d.id for d in pair])

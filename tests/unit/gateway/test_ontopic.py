@@ -11,3 +11,17 @@ def test_on_topic_shares_a_stemmed_topic_word():
     assert not is_on_topic("Plants need sunlight to grow.", stems)
     assert not is_on_topic("les aimants attirent le fer", stems)   # words cannot match across languages
     assert is_on_topic("anything", set())
+
+
+def test_the_marking_material_of_a_named_question_is_not_judged_by_words():
+    from chsr.scope import Scope
+    from gateway.ontopic import judged_by_words
+
+    lookup = Scope(paper=("AMC 8",), year=(2014,), question_number=(1,), content_type=("solution",))
+    assert not judged_by_words(lookup)
+    assert not judged_by_words(Scope(paper=("P",), question_number=(2,), content_type=("mark_scheme", "solution")))
+    assert judged_by_words(Scope(paper=("AMC 8",), question_number=(1,), content_type=("exam_question",)))
+    assert judged_by_words(Scope(paper=("AMC 8",), question_number=(1,), content_type=("solution", "exam_question")))
+    assert judged_by_words(Scope(year=(2014,), question_number=(1,), content_type=("solution",)))   # no paper named
+    assert judged_by_words(Scope(paper=("AMC 8",), content_type=("solution",)))                     # no question named
+    assert judged_by_words(Scope())
