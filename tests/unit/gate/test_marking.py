@@ -1,4 +1,4 @@
-"""Marking material a paper never has: the content-type rungs of a pure item look-up (services/gate/marking.py)."""
+"""Marking material a paper or an item lacks: the content-type rungs of a pure item look-up (services/gate/marking.py)."""
 
 from __future__ import annotations
 
@@ -33,3 +33,15 @@ def test_a_mark_scheme_for_a_paper_without_marking_material_relaxes_to_the_item(
 ])
 def test_no_rung_where_the_paper_has_the_asked_type_or_the_item_is_missing(mini, query):
     assert len(run_gate(query, vocab=mini).ladder) == 1
+
+
+def test_an_item_of_a_paper_holding_both_kinds_of_marking_material_gets_its_kin_after_w0(mini):
+    # the mini Gaokao history paper: question 5 (multiple choice) has a worked solution, question 13 a mark scheme
+    ladder = run_gate("2018全国卷III历史 第13题 解析", vocab=mini).ladder
+    assert [s.step for s in ladder] == [W0, W1]
+    assert [s.filter.content_type for s in ladder] == [("solution",), ("mark_scheme",)]
+    assert all(s.filter.paper == ("Gaokao 新课标III History",) and s.filter.question_number == (13,) for s in ladder)
+    assert "solution for question 13 of Gaokao 新课标III History: where this item has none, its mark_scheme" in \
+        ladder[1].description
+    back = run_gate("2018全国卷III历史 第5题 评分标准", vocab=mini).ladder
+    assert [s.filter.content_type for s in back] == [("mark_scheme",), ("solution",)]
