@@ -207,6 +207,8 @@ def test_colloquial_gaokao_names_resolve_by_year(mini, query, paper):
     ("2014年课标卷理科数学 的中心为原点", "Gaokao 新课标 Mathematics I (science track)", "mathematics"),  # 课标卷 = 新课标
     ("2019年甲卷 文综历史 发动政变", "Gaokao 全国甲 History", "history"),   # 甲卷 = 全国甲; 文综 + 历史 = history
     ("2014全国三卷 理综化学", "Gaokao 新课标III Chemistry", "chemistry"),    # 理综 + 化学 = the chemistry part
+    ("2017全国二卷数学(理)第11小题", "Gaokao 新课标II Mathematics I (science track)", "mathematics"),  # 数学(理): the
+    ("2017全国二卷数学（文）第11题", "Gaokao 新课标II Mathematics II (liberal-arts track)", "mathematics"),  # papers' titles
 ])
 def test_short_gaokao_paper_names_and_the_subject_inside_a_combined_paper(bundled, query, paper, subject):
     scope = extract_scope(query, bundled).scope
