@@ -28,6 +28,8 @@ case "$MODE" in
 esac
 while read -r line; do export "${line?}"; done <<<"$env_lines"
 export CHSR_ES_INDEX=chsr-load CHSR_WEAVIATE_COLLECTION=ChsrLoad OMP_WAIT_POLICY=PASSIVE
+# no query-vector LRU: a "cache miss" run hits no cache (benchmarks/load/run.sh says why)
+export CHSR_QUERY_VECTOR_CACHE="${CHSR_QUERY_VECTOR_CACHE:-0}"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 PYTHONPATH=. nice -n 10 "$PY" -m tools.cli.main bench load --start-mesh --backend engines \
   --corpus "$DATA/scifact/corpus.jsonl" --corpus "$DATA/curriculum/corpus.jsonl" \
