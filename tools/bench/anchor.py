@@ -19,10 +19,19 @@ from chsr.v1 import encoder_pb2, encoder_pb2_grpc
 from tools.bench.driver import Call, Sample
 
 
+#: Weaviate's hybrid weight of the vector side (0.5: BM25 and vector equally), the anchor's one setting.
+ALPHA = 0.5
+
+
+def hybrid_query(collection: Any, query: str, vector: list[float], k: int, alpha: float = ALPHA) -> Any:
+    """The anchor's call: one Weaviate hybrid query (BM25 and vector fused inside Weaviate), ids only."""
+    return collection.query.hybrid(query=query, vector=vector, alpha=alpha, limit=k, return_properties=["doc_id"])
+
+
 class WeaviateHybrid:
     """Encode (the mesh's encoder) + ``collection.query.hybrid`` (Weaviate's own fusion), per query."""
 
-    def __init__(self, dense_addr: str, settings: Settings, k: int, alpha: float = 0.5) -> None:
+    def __init__(self, dense_addr: str, settings: Settings, k: int, alpha: float = ALPHA) -> None:
         from services.dense.backends.weaviate import _host_port  # the mesh's own address parsing
         import weaviate
         from weaviate.connect import ConnectionParams
@@ -40,8 +49,7 @@ class WeaviateHybrid:
     def search(self, query: str, timeout_s: float) -> int:
         resp = self._encoder.Encode(encoder_pb2.EncodeRequest(texts=[query], is_query=True), timeout=timeout_s)
         vector = list(resp.vectors[0].values)
-        result = self._collection.query.hybrid(query=query, vector=vector, alpha=self._alpha, limit=self._k,
-                                               return_properties=["doc_id"])
+        result = hybrid_query(self._collection, query, vector, self._k, self._alpha)
         return len(result.objects)
 
     def calls(self, queries: list[str], timeout_s: float) -> Call:

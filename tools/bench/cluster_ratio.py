@@ -22,7 +22,8 @@ def _key(run: dict[str, Any]) -> tuple[str, int]:
     return str(run["pipeline"]), int(run["concurrency"])
 
 
-def _miss_runs(report: dict[str, Any]) -> dict[tuple[str, int], dict[str, Any]]:
+def miss_runs(report: dict[str, Any]) -> dict[tuple[str, int], dict[str, Any]]:
+    """A load report's uncached mesh runs, keyed by (pipeline, clients)."""
     return {_key(r): r for r in report["runs"] if r["mode"] == "mesh" and r["cache"] == "miss"}
 
 
@@ -37,7 +38,7 @@ def engine_cores(cpu_cores: dict[str, float]) -> dict[str, float]:
 
 def compare(single: dict[str, Any], cluster: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per (pipeline, concurrency) measured in both reports."""
-    a, b = _miss_runs(single), _miss_runs(cluster)
+    a, b = miss_runs(single), miss_runs(cluster)
     rows = []
     for key in sorted(set(a) & set(b)):
         s, c = a[key], b[key]

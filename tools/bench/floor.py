@@ -7,7 +7,7 @@ fused top k, and the gRPC calls between the six processes (client -> gateway, tw
 dense step, fusion, fetch: seven unary calls). Each part is timed here alone, from 1 and from 8 concurrent
 callers, with the project's own backends and encoder (in-process: no mesh), recording its wall time, the CPU of this
 process (the client side of an engine call: the official client's request building and response
-parsing) and the CPU the engine process spent (``/proc``). A gRPC call is timed against a trivial
+parsing) and the CPU the engine process spent (``/proc``). A gRPC call is timed against ``tools.bench.echo``, a
 thread-pool server in a child process (3 kB replies), client and server CPU both counted.
 
 From these, :func:`compose` gives the floor: the CPU a C request needs if the gate, fusion and the
@@ -29,8 +29,6 @@ import argparse
 import json
 import logging
 import os
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
@@ -38,14 +36,15 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from chsr.scope import Scope
+from tools.bench.anchor import hybrid_query
+from tools.bench.cluster_ratio import miss_runs
 from tools.bench.cpu import cpu_seconds, engine_ports, pids_by_port
+from tools.bench.echo import METHOD, EchoServer
 from tools.bench.queries import load_queries
 from tools.eval.report import machine_info
 
 log = logging.getLogger(__name__)
 
-HOP_REPLY = b"x" * 3000
-HOP_METHOD = "/bench.Echo/Call"
 #: gRPC calls on the path of a C request answered in one retrieval round with the lexical list taken from
 #: the probe: client -> gateway, probe sparse, probe dense, gate, dense step, fusion, fetch.
 C_CALLS = 7
@@ -109,6 +108,11 @@ def _idle_rate(pid: int | None, window_s: float = 1.0) -> float:
     return (after - before) / window_s if before is not None and after is not None else 0.0
 
 
+def _encode_cpu(parts: dict[str, Part]) -> float:
+    """One query's encoding: one at a time, or batched where that is cheaper (as the dense server batches)."""
+    return min(parts["encode"].cpu, parts["encode_batch"].cpu if "encode_batch" in parts else parts["encode"].cpu)
+
+
 def compose(parts: dict[str, Part], calls: int = C_CALLS, cores: int = 2) -> dict[str, float]:
     """The floor of one C request from its parts (ms): CPU (the encode batched where that is cheaper, as the
     dense server does under concurrency) and the requests per second ``cores`` can serve at that CPU, and the
@@ -116,8 +120,7 @@ def compose(parts: dict[str, Part], calls: int = C_CALLS, cores: int = 2) -> dic
     parallel (dense: encode + search), gate, dense step, fusion, fetch, each one gRPC call."""
     hop = parts["grpc_call"]
     engine_parts = ("es_probe", "weaviate_probe", "weaviate_step", "es_fetch")
-    encode_cpu = min(parts["encode"].cpu, parts["encode_batch"].cpu if "encode_batch" in parts else parts["encode"].cpu)
-    cpu = encode_cpu + sum(parts[p].cpu for p in engine_parts) + calls * hop.cpu
+    cpu = _encode_cpu(parts) + sum(parts[p].cpu for p in engine_parts) + calls * hop.cpu
     probe = max(parts["encode"].wall_p50 + parts["weaviate_probe"].wall_p50, parts["es_probe"].wall_p50)
     # the probe's two legs are two calls but one hop of the chain
     wall = (calls - 1) * hop.wall_p50 + probe + parts["weaviate_step"].wall_p50 + parts["es_fetch"].wall_p50
@@ -126,46 +129,16 @@ def compose(parts: dict[str, Part], calls: int = C_CALLS, cores: int = 2) -> dic
             "anchor_wall_p50_ms": parts["anchor"].wall_p50 if "anchor" in parts else 0.0}
 
 
-# ---- the gRPC echo server the hop is timed against ----------------------------------------------------------
-def serve_echo(port: int) -> None:
-    """A thread-pool gRPC server answering every call with 3 kB, until a line arrives on stdin."""
-    from concurrent import futures
-
-    import grpc
-
-    def handler(request: bytes, context: Any) -> bytes:
-        return HOP_REPLY
-
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
-        "bench.Echo", {"Call": grpc.unary_unary_rpc_method_handler(handler, bytes, bytes)}),))
-    server.add_insecure_port(f"127.0.0.1:{port}")
-    server.start()
-    sys.stdout.write("ready\n")
-    sys.stdout.flush()
-    sys.stdin.readline()
-    server.stop(0)
-
-
 def grpc_call_parts(n: int, clients: Sequence[int], port: int = 50993) -> dict[int, Part]:
-    """One unary call to the echo server (a child process), timed at each of ``clients``."""
+    """One unary call to the echo server (``tools.bench.echo``, a child process), timed at each of ``clients``."""
     import grpc
 
-    child = subprocess.Popen([sys.executable, "-m", "tools.bench.floor", "--serve-echo", str(port)],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        assert child.stdin and child.stdout
-        if child.stdout.readline().strip() != "ready":
-            raise RuntimeError("echo server did not start")
+    with EchoServer("threads", port) as echo:
         channel = grpc.insecure_channel(f"127.0.0.1:{port}")
-        call = channel.unary_unary(HOP_METHOD)
+        call = channel.unary_unary(METHOD)
         calls = [lambda: call(b"q" * 200, timeout=5)] * n
-        parts = {c: time_part("grpc_call", calls, child.pid, c) for c in clients}
+        parts = {c: time_part("grpc_call", calls, echo.pid, c) for c in clients}
         channel.close()
-        child.stdin.write("stop\n")
-        child.stdin.flush()
-    finally:
-        child.wait(timeout=10)
     return parts
 
 
@@ -208,8 +181,7 @@ def measure(queries: list[str], depth: int, probe_depth: int, k: int,
                 wv_pid, c),
             "es_fetch": time_part("es_fetch", [lambda ids=ids: es.get(ids) for ids in fetch_ids if ids], es_pid, c),
             "anchor": time_part("anchor", [
-                lambda q=q: collection.query.hybrid(query=q, vector=[float(x) for x in encode([q])[0]], alpha=0.5,
-                                                    limit=k, return_properties=["doc_id"]) for q in queries],
+                lambda q=q: hybrid_query(collection, q, [float(x) for x in encode([q])[0]], k) for q in queries],
                 wv_pid, c),
         }
     for c, part in grpc_call_parts(len(queries) * 4, clients).items():
@@ -235,17 +207,16 @@ def _step_scope(hits: Sequence[Any]) -> Scope:
 def mesh_measured(report: Path, pipeline: str = "C") -> dict[int, dict[str, float]]:
     """The load report's uncached runs of ``pipeline``: {clients: p50, p95, QPS and CPU ms per request (every
     mesh and engine process, from the report's ``cpu_cores``)}."""
-    runs = json.loads(report.read_text(encoding="utf-8"))["runs"]
     out: dict[int, dict[str, float]] = {}
-    for run in runs:
-        if run.get("mode") == "mesh" and run.get("pipeline") == pipeline and run.get("cache") == "miss":
-            qps = float(run["qps"])
-            cpu = sum(run.get("cpu_cores", {}).values()) * 1000 / qps if qps else 0.0
-            per_process = {name: round(cores * 1000 / qps, 2) for name, cores in run.get("cpu_cores", {}).items()
-                           if qps and cores * 1000 / qps >= 0.05}
-            out[int(run["concurrency"])] = {"p50_ms": run["latency_ms"]["p50"], "p95_ms": run["latency_ms"]["p95"],
-                                            "qps": qps, "cpu_ms_per_request": round(cpu, 2),
-                                            "cpu_ms_by_process": per_process}
+    for (name, clients), run in miss_runs(json.loads(report.read_text(encoding="utf-8"))).items():
+        if name != pipeline:
+            continue
+        qps = float(run["qps"])
+        cpu = sum(run.get("cpu_cores", {}).values()) * 1000 / qps if qps else 0.0
+        per_process = {proc: round(cores * 1000 / qps, 2) for proc, cores in run.get("cpu_cores", {}).items()
+                       if qps and cores * 1000 / qps >= 0.05}
+        out[clients] = {"p50_ms": run["latency_ms"]["p50"], "p95_ms": run["latency_ms"]["p95"], "qps": qps,
+                        "cpu_ms_per_request": round(cpu, 2), "cpu_ms_by_process": per_process}
     return out
 
 
@@ -253,9 +224,8 @@ def floor_by_process(parts: dict[str, Part]) -> dict[str, float]:
     """Each mesh process's share of the floor (ms of CPU per C request): what its parts alone cost there.
     The caller's side of the client -> gateway call is the load driver's, in no mesh process."""
     hop = parts["grpc_call"]
-    encode = min(parts["encode"].cpu, parts["encode_batch"].cpu if "encode_batch" in parts else parts["encode"].cpu)
     share = {
-        "dense": encode + parts["weaviate_probe"].client_cpu + parts["weaviate_step"].client_cpu + 2 * hop.engine_cpu,
+        "dense": _encode_cpu(parts) + parts["weaviate_probe"].client_cpu + parts["weaviate_step"].client_cpu + 2 * hop.engine_cpu,
         "weaviate": parts["weaviate_probe"].engine_cpu + parts["weaviate_step"].engine_cpu,
         "sparse": parts["es_probe"].client_cpu + parts["es_fetch"].client_cpu + 2 * hop.engine_cpu,
         "elasticsearch": parts["es_probe"].engine_cpu + parts["es_fetch"].engine_cpu,
@@ -306,11 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--clients", default="1,8", help="comma-separated numbers of concurrent callers")
     parser.add_argument("--load-report", type=Path, default=None,
                         help="a benchmarks/load report.json to set the measured mesh beside the floor")
-    parser.add_argument("--serve-echo", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.serve_echo:
-        serve_echo(args.serve_echo)
-        return 0
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     from chsr.config import get_settings
     from gateway.pipelines import get_pipeline
