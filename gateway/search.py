@@ -239,9 +239,10 @@ class SearchService:
                                             "decided without its hits and the ladder retrieved it in full")
             response.penalties.extend(gate.response.penalties)
         accepted = Accepted(W0, [], [])
-        # The narrowest relaxed rung that found anything: the answer instead of the unfiltered W3 when no rung
-        # finds on-topic results (an unfiltered pool with nothing on-topic is no better than a filtered one,
-        # and it leaves the asked scope). W0 is not such a rung: off-topic results are never labelled exact.
+        # The narrowest relaxed rung that found anything: the answer instead of the unfiltered W3, or of a last
+        # rung that found nothing, when no rung finds on-topic results (an unfiltered pool with nothing on-topic
+        # is no better than a filtered one, and it leaves the asked scope; an empty answer hides what the nearer
+        # rung found). W0 is not such a rung: off-topic results are never labelled exact.
         narrowest: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]] | None = None
         for i, step in enumerate(gate.ladder):
             flt = gate.scope if pipeline.post_filter else step.filter
@@ -263,11 +264,13 @@ class SearchService:
             RELAXATION_STEPS.labels(pipeline.name, step_label(step.step)).inc()
             if docs and narrowest is None and step.step != W0 and not step.lexical_only:
                 narrowest = (len(response.relaxation_trace) - 1, step, outcome, docs)
-            if done and not on_topic and step.lexical_only and narrowest is not None:
+            if done and not on_topic and (step.lexical_only or not docs) and narrowest is not None:
+                instead = "W3" if step.lexical_only else "the empty last rung"
                 response.relaxation_trace[-1].accepted = False
                 at, step, outcome, docs = narrowest
                 response.relaxation_trace[at].accepted = True
-                response.relaxation_trace[at].reason += "; no rung found on-topic results: the narrowest non-empty relaxed rung answers, not W3"
+                response.relaxation_trace[at].reason += ("; no rung found on-topic results: the narrowest non-empty "
+                                                         f"relaxed rung answers, not {instead}")
             if done:
                 pairs, settled = settle_by_top(list(zip(outcome.candidates, docs)), preference, itemgetter(0))
                 response.scope_notes.extend(settled)

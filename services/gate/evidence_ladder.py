@@ -24,7 +24,7 @@ from chsr.relaxation import W1, W2, step_label
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceDecision
 from services.gate.ladder import LadderStep, build_ladder
-from services.gate.nearest import with_nearest_level
+from services.gate.nearest import with_nearest_level, with_reference_material
 from services.gate.series import SeriesGap, with_series_rungs
 from services.gate.vocabulary import Vocabulary
 
@@ -38,7 +38,8 @@ def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope:
     ``unsatisfiable``: ``vocab.unsatisfiable(decision.filter)`` when the caller already has it."""
     if unsatisfiable is None:
         unsatisfiable = vocab.unsatisfiable(decision.filter)
-    steps = with_nearest_level(_evidence_ladder(decision, vocab, strict_scope, unsatisfiable), vocab)
+    steps = _evidence_ladder(decision, vocab, strict_scope, unsatisfiable)
+    steps = with_reference_material(with_nearest_level(steps, vocab), vocab)
     return with_series_rungs(steps, decision.filter, gap)
 
 

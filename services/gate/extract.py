@@ -18,7 +18,7 @@ the corpus knows (or that could not be checked) and an explicit question number.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from chsr.scope import Scope
 from services.gate import papers as paper_mod
@@ -50,6 +50,7 @@ class Extraction:
     remaining: str = ""
     topic_groups: list[str] = field(default_factory=list)
     topic_spans: list[tuple[int, int]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)   # conflicts the text holds, e.g. a paper named at another grade
 
 
 def extract_scope(query: str, vocab: Vocabulary) -> Extraction:
@@ -82,8 +83,11 @@ def extract_scope(query: str, vocab: Vocabulary) -> Extraction:
         st, mentions, vocab, subjects=subject.values if subject else (), levels=fields.get("level", ((),))[0],
         years=fields.get("year", ((),))[0], content_types=fields.get("content_type", ((),))[0],
     )
+    notes: list[str] = []
     if paper:
+        stated_level = fields.get("level", ((),))[0]
         _apply_paper(fields, paper, vocab)
+        notes += _level_conflict(stated_level, fields.get("level", ((),))[0], paper)
     if defaults["exam_board"] and "exam_board" not in fields:
         fields["exam_board"] = (defaults["exam_board"], 0.9, "board named")
     if not paper and "exam_board" not in fields and not mentions.board_indexes():
@@ -91,7 +95,19 @@ def extract_scope(query: str, vocab: Vocabulary) -> Extraction:
                                 has_year=bool(fields.get("year", ((),))[0]))
         if series:  # a look-up in a series nobody knows: its name is the board, which the corpus lacks
             fields["exam_board"] = ((series[0],), UNKNOWN_SERIES, series[1])
-    return _assemble(st, fields, topics)
+    return replace(_assemble(st, fields, topics), notes=notes)
+
+
+def _level_conflict(stated: tuple, implied: tuple, paper: paper_mod.PaperDecision) -> list[str]:
+    """The note when the text names grades the named paper is not set at ("AMC 8 grade 12 problem"): the
+    paper decides the level, and the answer says so (issue 21, bad input: contradictory series and grade)."""
+    grades = [v for v in stated if v.startswith("grade_")]
+    if not grades or not implied or len(grades) != len(stated) or set(grades) & set(implied):
+        return []
+    said = ", ".join(g.replace("_", " ") for g in grades)
+    held = ", ".join(v.replace("_", " ") for v in implied)
+    named = ", ".join(paper.papers)
+    return [f"the text says {said}, the named paper {named} is set at {held}: the paper decides the level"]
 
 
 def _put(fields: dict, name: str, value: tuple | None) -> None:

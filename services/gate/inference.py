@@ -19,7 +19,7 @@ from services.gate.evidence_features import stated_from_extraction
 from services.gate.evidence_ladder import evidence_ladder
 from services.gate.extract import Extraction
 from services.gate.ladder import LadderStep
-from services.gate.series import find_gap, with_series_board
+from services.gate.series import find_gap, gap_note, with_series_board
 from services.gate.vocabulary import Vocabulary
 
 #: Fields whose corpus values the look-up rules consult (a stated board or paper the corpus lacks).
@@ -54,19 +54,21 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     stated = stated_from_extraction(extraction, topic_terms)
     known = {name: vocab.corpus_values(name) for name in KNOWN_FIELDS}
     decision = with_hints(decide_scope(stated, probe, params, known=known), hints)
+    if extraction.notes:  # conflicts within the text (a paper named at another grade): the answer says so
+        decision = replace(decision, notes=[*decision.notes, *extraction.notes])
     # a named series at a grade / year it does not hold: the board stays in the exact scope, the ladder
     # relaxes the missing field within the series (services.gate.series)
     boards = stated["exam_board"].values if "exam_board" in stated else ()
     gap = find_gap(decision.filter, boards, vocab)
     if gap is not None:
-        decision = replace(decision, filter=with_series_board(decision.filter, gap),
-                           notes=[*decision.notes, f"{', '.join(gap.boards)} holds no material for the asked "
-                                  f"{' and '.join(gap.missing)}: relaxed within the series"])
+        decision = replace(decision, filter=with_series_board(decision.filter, gap))
     unsatisfiable = vocab.unsatisfiable(decision.filter)
     beyond = unsatisfiable.get("question_number")
     if beyond:  # a question number past what the index holds of the paper: the exact scope is empty, and says why
         decision = replace(decision, notes=[*decision.notes, beyond])
     ladder = evidence_ladder(decision, vocab, strict_scope, gap, unsatisfiable)
+    if gap is not None:
+        decision = replace(decision, notes=[*decision.notes, gap_note(gap, decision.filter, ladder)])
     return Inference(scope=decision.filter, ladder=ladder, strict_keys=list(decision.strict_keys),
                      fields=_report(decision), penalties=dict(decision.penalties),
                      penalty_strength=decision.penalty_strength, label=decision.label, notes=list(decision.notes))

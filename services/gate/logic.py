@@ -27,7 +27,7 @@ from services.gate.extract import Extraction, extract_scope
 from services.gate.inference import FieldReport, infer_scope
 from services.gate.ladder import LadderStep, build_ladder
 from services.gate.marking import marking_rungs
-from services.gate.nearest import with_nearest_level
+from services.gate.nearest import with_nearest_level, with_reference_material
 from services.gate.query_language import LanguageGuess, detect_language
 from services.gate.series import find_gap, with_series_board, with_series_rungs
 from services.gate.vocabulary import Vocabulary
@@ -102,7 +102,7 @@ def run_gate(
     for name, reason in unsatisfiable.items():
         if name != "level":  # a level the corpus lacks moves to the nearest level held (W2), it is not dropped
             soft.setdefault(name, reason)
-    notes = [unsatisfiable[k] for k in sorted(unsatisfiable)]
+    notes = [unsatisfiable[k] for k in sorted(unsatisfiable)] + extraction.notes
     topics = _topic_terms(extraction, vocab) if extract else _topic_terms(_no_extraction(query), vocab)
     # A pure look-up ("2025 AMC 10A problem 5") has no topic to recover by widening: if the exact
     # scope is empty the honest answer is nothing, not another paper's item.
@@ -111,7 +111,7 @@ def run_gate(
     scope = with_series_board(scope, gap)
     ladder = build_ladder(scope, strict, strict_scope or lookup_only, soft_fields=soft,
                           subject_parents=vocab.subject_parents, notes=notes)
-    ladder = with_series_rungs(with_nearest_level(ladder, vocab), scope, gap)
+    ladder = with_series_rungs(with_reference_material(with_nearest_level(ladder, vocab), vocab), scope, gap)
     if lookup_only and not strict_scope:
         ladder = _with_marking_rungs(ladder, scope, vocab)
     return GateResult(

@@ -5,6 +5,12 @@ and its nearest value is measured in the corpus: the levels held for that subjec
 (ties: both sides, or the side in the asked grade's band). The rung comes before the ladder's generic
 widenings (band, one, two, three grades), which also admit levels the corpus holds farther away, and says
 what moved ("level grade_6 not held for mathematics exam_question; nearest held: grade_5, grade_7").
+
+Reference material keeps its kind: a textbook or syllabus asked at a level (or for a subject) that has none
+is answered from the nearest level where that subject — or, for general science, one of its disciplines —
+has that kind of material, before the ladder drops the content type ("grade 7 physics textbook table of
+prefixes" -> the high-school physics textbook, not grade-7 exam questions; curriculum README: relaxation
+goes to the nearest scope, and the dev cases' textbook requests all keep the textbook).
 """
 
 from __future__ import annotations
@@ -12,8 +18,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from chsr.levels import nearest_levels
-from chsr.relaxation import W2
-from services.gate.ladder import LadderStep
+from chsr.relaxation import W1, W2
+from services.gate.ladder import SCIENCE_DISCIPLINES, LadderStep
 from services.gate.vocabulary import Vocabulary
 
 
@@ -38,3 +44,34 @@ def with_nearest_level(steps: list[LadderStep], vocab: Vocabulary) -> list[Ladde
     rung = LadderStep(W2, relaxed, f"W2 nearest level held: level {'|'.join(base.level)} not held for {what}; "
                                    f"nearest held: {'|'.join(nearest)}")
     return steps[:at] + [rung] + steps[at:]
+
+
+#: Content types a request keeps when it relaxes: what the student asked to read, not a question to answer.
+REFERENCE_MATERIAL: tuple[str, ...] = ("textbook", "syllabus")
+
+
+def with_reference_material(steps: list[LadderStep], vocab: Vocabulary) -> list[LadderStep]:
+    """``steps`` with a W1 rung right after W0 that keeps a reference content type and moves the level (and general
+    science to its disciplines) to the nearest place the corpus holds it (unchanged when W0 can match it)."""
+    if len(steps) < 2 or not vocab.has_corpus:
+        return steps
+    base = steps[0].filter
+    kinds = tuple(c for c in base.content_type if c in REFERENCE_MATERIAL)
+    if not kinds or len(kinds) != len(base.content_type) or not base.subject or not base.level:
+        return steps
+    if set(base.level) & vocab.held_levels(base.subject, kinds):
+        return steps  # the asked level holds it: W0 (or the ladder's own rungs) will find it
+    subjects = base.subject
+    if not vocab.held_levels(subjects, kinds) and "science" in subjects:
+        subjects = tuple(dict.fromkeys([*subjects, *SCIENCE_DISCIPLINES]))
+    held = vocab.held_levels(subjects, kinds)
+    nearest = nearest_levels(held, base.level) if held else ()
+    if not nearest:
+        return steps
+    holding = tuple(s for s in subjects if set(nearest) & vocab.held_levels((s,), kinds))
+    relaxed = replace(base, subject=holding, level=nearest, year=(), paper=(), question_number=())
+    if any(s.filter == relaxed for s in steps):
+        return steps
+    rung = LadderStep(W1, relaxed, f"W1 keep the {'/'.join(kinds)}: none held for {'/'.join(base.subject)} at "
+                                   f"{'|'.join(base.level)}; nearest held: {'/'.join(holding)} {'|'.join(nearest)}")
+    return [steps[0], rung, *steps[1:]]

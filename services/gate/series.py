@@ -8,9 +8,11 @@ absent, but the series exists at neighbouring grades or years. The honest answer
   board's item is ever labelled exact;
 * **the next rung relaxes the missing field within the series** (:func:`series_rungs`): the grade to
   the nearest grades the series holds (ties: both sides, unless one side shares the asked grade's band:
-  ``chsr.levels.nearest_levels``; the year kept when they hold it), a year the series lacks dropped with
-  the nearest years held named — the rung keeps the board and says which field moved and to what;
-* **the ladder never leaves the series** (no unfiltered W3 rung while the series holds material).
+  ``chsr.levels.nearest_levels``; the year kept when they hold it, then a second rung at those grades in
+  any year), a year the series lacks dropped with the nearest years held named — the rung keeps the board
+  and says which field moved and to what;
+* **the ladder never leaves the series** (no unfiltered W3 rung while the series holds material), and
+  skips its own rungs that ask the series for a grade it does not hold (they can only be empty).
 
 Everything is measured in the corpus layer of the vocabulary (``Vocabulary.paper`` /
 ``corpus_values``): which papers a board holds, at which levels, in which years.
@@ -26,6 +28,10 @@ from chsr.relaxation import W1
 from chsr.scope import Scope
 from services.gate.ladder import LadderStep
 from services.gate.vocabulary import PaperInfo, Vocabulary
+
+
+#: How a series rung's description starts.
+SERIES_RUNG = "W1 relax within the series"
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,19 @@ def find_gap(flt: Scope, boards: Iterable[str], vocab: Vocabulary) -> SeriesGap 
     return SeriesGap(held, members, tuple(missing), asked_absent)
 
 
+def gap_note(gap: SeriesGap, flt: Scope, ladder: list[LadderStep]) -> str:
+    """The answer's note on the gap: relaxed within the series when the ladder has a series rung; otherwise (a
+    pure look-up, or a strict scope: W0 only) that it was not, with the nearest years the asked paper is held,
+    so no note claims a relaxation nothing made."""
+    absent = f"{', '.join(gap.boards)} holds no material for the asked {' and '.join(gap.missing)}"
+    if any(step.description.startswith(SERIES_RUNG) for step in ladder):
+        return f"{absent}: relaxed within the series"
+    papers = [m for m in gap.members if m.name in flt.paper] or list(gap.members)
+    nearest = _nearest_years(sorted({y for p in papers for y in p.years}), flt.year) if "year" in gap.missing else ()
+    held = f"; nearest years held: {_join(nearest)}" if nearest else ""
+    return f"{absent}{held}: not relaxed (a look-up of a numbered item, or a strict scope, names one item)"
+
+
 def with_series_board(flt: Scope, gap: SeriesGap | None) -> Scope:
     """The exact scope of a query naming a series: the board filters (W0 is then honestly empty)."""
     if gap is None or set(gap.boards) <= set(flt.exam_board):
@@ -102,15 +121,21 @@ def series_rungs(flt: Scope, gap: SeriesGap) -> list[LadderStep]:
     elif flt.paper:
         papers = [m for m in gap.members if m.name in flt.paper]
     if not flt.year:
-        return [LadderStep(W1, base, "W1 relax within the series: " + "; ".join(moved))]
+        return [LadderStep(W1, base, SERIES_RUNG + ": " + "; ".join(moved))]
     held_years = sorted({y for p in papers for y in p.years})
     if any(y in held_years for y in flt.year):
-        return [LadderStep(W1, base, "W1 relax within the series: " + "; ".join(moved + [f"year {_join(flt.year)} kept"]))]
+        kept = LadderStep(W1, base, SERIES_RUNG + ": " + "; ".join(moved + [f"year {_join(flt.year)} kept"]))
+        if "level" not in gap.missing:
+            return [kept]
+        # the nearest grades' paper of that year may not hold the topic: then the same grades in any year, before
+        # the ladder's own rungs (which, at a grade the series lacks, can only come back empty)
+        return [kept, LadderStep(W1, replace(base, year=()), SERIES_RUNG + ": " + "; ".join(
+            moved + [f"year {_join(flt.year)} dropped (no on-topic result in that year's paper)"]))]
     nearest = _nearest_years(held_years, flt.year)
     year_text = f"year {_join(flt.year)} not held for {', '.join(p.name for p in papers) if base.paper else name}"
     # the year is dropped, not moved to the nearest held years: an item asked for by its topic is as likely in
     # any year of the series (dev and generated relaxation cases), so the nearest years are named, not imposed
-    return [LadderStep(W1, replace(base, year=()), "W1 relax within the series: " + "; ".join(
+    return [LadderStep(W1, replace(base, year=()), SERIES_RUNG + ": " + "; ".join(
         moved + [f"{year_text}; nearest years held: {_join(nearest)}; year dropped"]))]
 
 
@@ -155,9 +180,21 @@ def with_series_rungs(steps: list[LadderStep], flt: Scope, gap: SeriesGap | None
     rungs = series_rungs(flt, gap)
     if not rungs:
         return steps
+    absent = _absent_levels(flt, gap)
     out = [steps[0]]
     for step in [*rungs, *steps[1:]]:
         if step.lexical_only or any(s.filter == step.filter for s in out):
             continue
+        if absent and set(gap.boards) <= set(step.filter.exam_board) and step.filter.level \
+                and set(step.filter.level) <= absent:
+            continue  # the series at grades it does not hold: certainly empty
         out.append(step)
     return out
+
+
+def _absent_levels(flt: Scope, gap: SeriesGap) -> set[str]:
+    """The asked levels the series holds no paper at (empty unless the level is what it lacks)."""
+    if "level" not in gap.missing:
+        return set()
+    held = {lv for m in gap.members for lv in m.level}
+    return {lv for lv in flt.level if lv not in held}

@@ -7,8 +7,10 @@ answers with another board's item — an answer to a question nobody asked. With
 scope's ``exam_board`` (a value the corpus does not hold), so the gate says "exam_board KCSE is not in the
 corpus" and nothing is presented as that item, the same way a known absent board (WAEC, AQA) is treated.
 
-Only a *look-up* names a series in this sense: the query carries a question number, or a year and a
-"paper N". A topical query that mentions a family ("A-level question on moments") keeps its level hint.
+A *look-up* names a series in this sense: the query carries a question number, or a year and a "paper N".
+So does a *dated* topical query through an acronym ("Singapore PSLE science 2015 question on plants": a year
+names a sitting of the series). A topical query that mentions a family ("A-level question on moments") keeps
+its level hint, dated or not.
 The name is one of:
 
 * an **exam family term** of the vocabulary (``exam_families``: GCSE, A level, Abitur, bac, ...): words the
@@ -48,9 +50,10 @@ def unknown_series(st: SpanText, vocab: Vocabulary, *, has_question: bool, has_y
     """(series name, evidence) when the query looks up an item of a series no vocabulary or corpus name matches.
     A name found among the unclaimed words is claimed (label ``exam_board``): it is not a topic term."""
     paper_n = bool(_PAPER_N.search(st.text))
-    if not (has_question or (has_year and paper_n)):
+    look_up = has_question or (has_year and paper_n)
+    if not (look_up or has_year):
         return None
-    family = _family_term(st, vocab)
+    family = _family_term(st, vocab) if look_up else None
     if family:
         return family, f"{family!r} names an exam family (in a look-up: the series, not only a level)"
     claims = sorted(st.claims)
@@ -59,6 +62,8 @@ def unknown_series(st: SpanText, vocab: Vocabulary, *, has_question: bool, has_y
         word, start, end = match.group(), match.start(), match.end()
         if not _is_candidate(word, start, paper_n, remaining):
             continue
+        if not look_up and not _ACRONYM.fullmatch(word):
+            continue  # a dated topical query: only an acronym names a sitting ("2015 PSLE science question ...")
         if not _anchored(start, end, claims, st.text):
             continue
         if _known_word(word, vocab):

@@ -425,3 +425,15 @@ def test_a_session_never_held_names_its_paper_which_is_absent(mini):
     assert "paper AMC 10C is not in the corpus" in result.notes
     assert extract_scope("2019 AMC 10 A problem 7", mini).scope.paper == ("AMC 10A",)
     assert extract_scope("AMC 10 about circles", mini).scope.paper == ("AMC 10A", "AMC 10B")
+
+
+# ---- conflicts within the text ----------------------------------------------
+def test_a_paper_named_at_another_grade_keeps_the_papers_level_and_says_so(mini):
+    extraction = extract_scope("AMC 8 grade 12 problem about triangles", mini)
+    assert extraction.scope.level == ("grade_8",)
+    assert extraction.notes == ["the text says grade 12, the named paper AMC 8 is set at grade 8: "
+                                "the paper decides the level"]
+    assert extraction.notes[0] in run_gate("AMC 8 grade 12 problem about triangles", vocab=mini).notes
+    # the paper's own grade, or no grade at all: nothing to say
+    assert extract_scope("AMC 8 grade 8 problem about triangles", mini).notes == []
+    assert extract_scope("AMC 8 problem about triangles", mini).notes == []

@@ -7,7 +7,7 @@ import pytest
 from chsr.scope import Scope
 from services.gate.ladder import build_ladder
 from services.gate.logic import run_gate
-from services.gate.nearest import with_nearest_level
+from services.gate.nearest import with_nearest_level, with_reference_material
 
 pytestmark = pytest.mark.unit
 
@@ -51,3 +51,28 @@ def test_a_series_at_a_grade_between_two_of_its_papers_relaxes_into_the_band(min
     result = run_gate("grade 9 AMC contest problem about two lines meeting at a point", vocab=mini)
     rung = next(s for s in result.ladder if s.label == "W1")
     assert rung.filter.level == ("grade_10",), rung.description
+
+
+def _ladder_of(scope: dict, vocab) -> list:
+    return with_reference_material(build_ladder(Scope.from_dict(scope), [], False), vocab)
+
+
+def test_a_textbook_asked_at_a_level_without_one_moves_the_level_and_keeps_the_textbook(mini):
+    steps = _ladder_of({"subject": "physics", "level": "grade_7", "content_type": "textbook"}, mini)
+    rung = steps[1]
+    assert rung.label == "W1" and rung.filter.content_type == ("textbook",)
+    assert rung.filter.subject == ("physics",) and rung.filter.level == ("high_school",)
+    assert "none held for physics at grade_7; nearest held: physics high_school" in rung.description
+
+
+def test_general_science_reference_material_is_looked_for_in_its_disciplines(mini):
+    rung = _ladder_of({"subject": "science", "level": "grade_8", "content_type": "textbook"}, mini)[1]
+    assert rung.filter.subject == ("physics",) and rung.filter.level == ("high_school",)
+    assert rung.filter.content_type == ("textbook",)
+
+
+def test_questions_and_levels_that_hold_the_material_are_left_to_the_ladder(mini):
+    for scope in ({"subject": "physics", "level": "grade_7", "content_type": "exam_question"},
+                  {"subject": "physics", "level": "high_school", "content_type": "textbook"}):
+        plain = build_ladder(Scope.from_dict(scope), [], False)
+        assert _ladder_of(scope, mini) == plain

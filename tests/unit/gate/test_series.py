@@ -6,7 +6,9 @@ import pytest
 
 from chsr.scope import Scope
 from services.gate.logic import run_gate
-from services.gate.series import find_gap, series_rungs, with_series_board
+from chsr.relaxation import W0
+from services.gate.ladder import LadderStep
+from services.gate.series import find_gap, gap_note, series_rungs, with_series_board
 
 pytestmark = pytest.mark.unit
 
@@ -28,8 +30,11 @@ def test_an_absent_grade_relaxes_to_the_nearest_grades_the_series_holds_both_sid
 def test_the_year_is_kept_when_the_nearest_grades_hold_it_and_dropped_with_the_nearest_named_when_not(mini):
     held = Scope.from_dict({"subject": "science", "level": "grade_6", "year": 2010, "exam_board": NYSED,
                             "paper": "NYSED Regents Grade 6 Science"})
-    (rung,) = series_rungs(held, find_gap(held, (), mini))
+    rung, any_year = series_rungs(held, find_gap(held, (), mini))
     assert rung.filter.year == (2010,) and "year 2010 kept" in rung.description
+    # that year's paper at the nearest grades may not hold the topic: the same grades in any year come next
+    assert any_year.filter.year == () and any_year.filter.level == ("grade_4", "grade_8")
+    assert any_year.filter.exam_board == (NYSED,) and "year 2010 dropped" in any_year.description
     absent = Scope.from_dict({"subject": "science", "level": "grade_8", "year": 2013, "exam_board": NYSED,
                               "paper": "NYSED Regents Grade 8 Science"})
     gap = find_gap(absent, (), mini)
@@ -60,8 +65,11 @@ def test_through_the_gate_the_series_rung_follows_w0_and_the_ladder_never_leaves
     w0, first = result.ladder[0], result.ladder[1]
     assert w0.filter.exam_board == (NYSED,) and w0.filter.level == ("grade_6",)
     assert first.label == "W1" and first.filter.level == ("grade_4", "grade_8") and first.filter.year == (2010,)
+    assert result.ladder[2].filter.level == ("grade_4", "grade_8") and result.ladder[2].filter.year == ()
     assert all(NYSED in step.filter.exam_board for step in result.ladder)
     assert not any(step.lexical_only for step in result.ladder)
+    # no rung asks the series for grade 6 again after it has moved (such a rung can only be empty)
+    assert not any(step.filter.level == ("grade_6",) for step in result.ladder[1:])
 
 
 def test_a_series_number_the_board_never_sat_is_named_and_relaxed_to_its_neighbours(mini):
@@ -73,3 +81,15 @@ def test_a_series_number_the_board_never_sat_is_named_and_relaxed_to_its_neighbo
 def test_a_pure_look_up_of_an_absent_paper_still_abstains(mini):
     result = run_gate("AMC 9 2019 problem 7", vocab=mini)
     assert [s.label for s in result.ladder] == ["W0"]
+
+
+def test_the_note_says_relaxed_only_when_the_ladder_relaxes_within_the_series(mini):
+    flt = Scope.from_dict({"subject": "science", "level": "grade_8", "year": 2013, "exam_board": NYSED,
+                           "paper": "NYSED Regents Grade 8 Science", "question_number": 12})
+    gap = find_gap(flt, (), mini)
+    relaxed = [LadderStep(W0, flt, "W0 exact scope"), *series_rungs(flt, gap)]
+    assert gap_note(gap, flt, relaxed).endswith(": relaxed within the series")
+    # a pure look-up keeps W0 only: the note must not claim a relaxation, and names the nearest years held
+    note = gap_note(gap, flt, relaxed[:1])
+    assert "not relaxed" in note and "relaxed within the series" not in note
+    assert "nearest years held: 2011, 2015" in note

@@ -16,11 +16,19 @@ pytestmark = pytest.mark.unit
     ("Abitur Physik Leistungskurs 2013 #8", "Abitur"),                        # an exam family, in a look-up
     ("A level biology paper 1 2022 question 19", "A level"),
     ("2016 HSC chemistry question 21", "HSC"),                                # after the year
+    ("Singapore PSLE science 2015 question on plants", "PSLE"),               # dated, topical: an acronym
+    ("2018 KCSE chemistry question on rates of reaction", "KCSE"),
 ])
 def test_a_look_up_in_an_unknown_series_names_it_as_the_board(mini, query, series):
     extraction = extract_scope(query, mini)
     assert extraction.scope.exam_board == (series,)
     assert extraction.confidence["exam_board"][0] >= 0.7  # a hard constraint: W1 does not drop it
+
+
+def test_a_dated_question_in_an_unknown_series_is_never_answered_exactly_by_another_board(mini):
+    result = run_gate("Singapore PSLE science 2015 question on plants", vocab=mini)
+    assert result.ladder[0].filter.exam_board == ("PSLE",)    # W0: honestly empty
+    assert "exam_board PSLE is not in the corpus" in " ".join(result.notes)
 
 
 def test_the_gate_says_the_series_is_not_held_and_never_leaves_it(mini):
@@ -37,6 +45,8 @@ def test_the_gate_says_the_series_is_not_held_and_never_leaves_it(mini):
     "NY Regent grade 8 science 2015 question 12",      # close to a known name (a typo), not an unknown series
     "2019 AMC 10B problem 7",                          # a known paper pattern
     "KCSE biology: how do plants lose water?",         # a topical question, not a look-up
+    "2019 A-level physics question on moments",        # dated and topical: a family stays a level hint
+    "DNA replication 2015 biology question",           # dated: an acronym that never names a series
 ])
 def test_known_series_typos_topical_queries_and_ordinary_words_are_not_series(mini, query):
     extraction = extract_scope(query, mini)

@@ -137,6 +137,16 @@ def test_without_on_topic_results_anywhere_the_narrowest_relaxed_rung_answers_in
     assert resp.results and all(r.relaxation == W1 for r in resp.results)
 
 
+def test_a_ladder_that_ends_on_an_empty_rung_answers_with_the_narrowest_relaxed_rung_that_found_anything() -> None:
+    # a named series: its nearest grade's paper holds nothing on the topic, the last rung nothing at all
+    gate = FakeGate(ladder((W0, {"subject": "astronomy"}), (W1, {"subject": "chemistry"}), (W1, {"subject": "biology"})),
+                    ["volcano"])
+    resp = search(service(gate), "volcano", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, True, False] and resp.final_step == W1
+    assert "the narrowest non-empty relaxed rung answers, not the empty last rung" in resp.relaxation_trace[1].reason
+    assert [r.doc_id for r in resp.results] == ["c1"] and all(r.relaxation == W1 for r in resp.results)
+
+
 def test_off_topic_w0_results_are_never_the_fallback() -> None:
     gate = FakeGate(ladder((W0, {"subject": "chemistry"}), (W3, {})), ["volcano"])
     resp = search(service(gate), "volcano", "E")
