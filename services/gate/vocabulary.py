@@ -52,6 +52,36 @@ class PaperInfo:
         return max(wanted) if wanted else None
 
 
+#: Words a board's name ends with that do not name it ("Pinecrest Board" is named "Pinecrest").
+GENERIC_BOARD_WORDS = frozenset({"board", "council", "examinations", "examination", "exams", "syndicate",
+                                 "authority", "department", "agency", "commission", "of", "education", "the"})
+#: Words a paper's name goes on with after its series' name ("Pinecrest Grade 5 Science").
+_PAPER_TAIL = re.compile(r"\s+(?:grade|year|level|class|form|paper|\d).*$", re.IGNORECASE)
+
+
+def catalogue_boards(known: list[dict[str, Any]], corpus: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Board entries for the exam boards the index holds that the bundled vocabulary does not know, named from the
+    catalogue itself: the board's name, the name without its generic words, and the series name its papers share
+    (issue 21: recognise a series from the corpus's own paper and board names). A name shorter than four letters
+    is not used (it would read ordinary words, "AMP" as amperes)."""
+    bundled = {b["exam_board"] for b in known}
+    papers: dict[str, list[str]] = {}
+    for name, info in corpus.get("papers", {}).items():
+        for board in info.get("exam_board", []):
+            papers.setdefault(board, []).append(name)
+    out: list[dict[str, Any]] = []
+    for board in sorted(set(corpus.get("values", {}).get("exam_board", [])) - bundled):
+        words = board.split()
+        while words and words[-1].lower() in GENERIC_BOARD_WORDS:
+            words.pop()
+        prefixes = {_PAPER_TAIL.sub("", p).strip() for p in papers.get(board, [])}
+        shared = prefixes.pop() if len(prefixes) == 1 else ""
+        names = [n for n in dict.fromkeys([board, " ".join(words), shared]) if len(n.replace(" ", "")) >= 4]
+        if names:
+            out.append({"exam_board": board, "names": names, "from_catalogue": True})
+    return out
+
+
 class Vocabulary:
     """Merged vocabulary with compiled matchers and corpus look-ups."""
 
@@ -59,6 +89,7 @@ class Vocabulary:
         self.data = data
         self.corpus = corpus or {}
         self.boards: list[dict[str, Any]] = list(data.get("boards", []))
+        self.boards += catalogue_boards(self.boards, self.corpus)
         self._known_cache: dict[str, frozenset] = {}
 
     # ---- loading --------------------------------------------------------

@@ -193,33 +193,34 @@ def test_the_worked_solution_of_a_named_question_is_answered_exactly_though_it_n
         client.delete([d.id for d in pair])
 
 
-def _lakeside(grade: int, year: int, number: int, text: str) -> Doc:
-    return Doc(f"lakeside:{grade}:{year}:{number}", text, metadata={
-        "subject": "science", "level": f"grade_{grade}", "year": year, "paper": f"Lakeside Grade {grade} Science",
-        "content_type": "exam_question", "question_number": number, "exam_board": "Lakeside Board",
-        "language": "en", "source": "lakeside"})
+def _pinecrest(grade: int, year: int, number: int, text: str) -> Doc:
+    return Doc(f"pinecrest:{grade}:{year}:{number}", text, metadata={
+        "subject": "science", "level": f"grade_{grade}", "year": year, "paper": f"Pinecrest Grade {grade} Science",
+        "content_type": "exam_question", "question_number": number, "exam_board": "Pinecrest Board",
+        "language": "en", "source": "pinecrest"})
 
 
 def test_a_series_asked_at_a_grade_it_lacks_answers_from_its_nearest_grade_in_another_year_when_needed(mesh_both):
-    """Lakeside sets science papers at grades 5 and 8. Asked for grade 6 in 2010 about magnets: grade 5 is nearest,
-    but its 2010 paper has nothing on magnets; its 2012 paper has. The answer is that item, labelled relaxed within
-    the series (before: the ladder went back to grade 6, which the series lacks, and answered nothing)."""
+    """Pinecrest, a series only the catalogue knows (no alias in the bundled vocabulary), sets science papers at
+    grades 5 and 8. Asked for grade 6 in 2010 about magnets: grade 5 is nearest, but its 2010 paper has nothing on
+    magnets; its 2012 paper has. The answer is that item, labelled relaxed within the series (before: the gate did
+    not recognise the series from its catalogue names and answered from other boards' grade 5-7 papers)."""
     client = GatewayClient(mesh_both.gateway)
-    docs = [_lakeside(5, 2010, 1, "Which part of a plant takes in water from the soil?"),
-            _lakeside(5, 2010, 2, "Seeds need water and warmth to sprout. Which seed will sprout first?"),
-            _lakeside(5, 2012, 3, "A bar magnet attracts a paper clip. Which material do magnets attract?"),
-            _lakeside(8, 2010, 4, "Which rock forms when lava cools quickly at the surface?")]
+    docs = [_pinecrest(5, 2010, 1, "Which part of a plant takes in water from the soil?"),
+            _pinecrest(5, 2010, 2, "Seeds need water and warmth to sprout. Which seed will sprout first?"),
+            _pinecrest(5, 2012, 3, "A bar magnet attracts a paper clip. Which material do magnets attract?"),
+            _pinecrest(8, 2010, 4, "Which rock forms when lava cools quickly at the surface?")]
     client.ingest(docs)
-    query = "Lakeside grade 6 science 2010 question about magnets"
+    query = "Pinecrest grade 6 science 2010 question about magnets"
     try:
         deadline = time.monotonic() + 30
-        while "Lakeside Board" not in client.search(query, k=5, pipeline="E", no_cache=True).scope.exam_board:
-            assert time.monotonic() < deadline, "the gate never learnt the Lakeside series from the catalogue"
+        while "Pinecrest Board" not in client.search(query, k=5, pipeline="E", no_cache=True).scope.exam_board:
+            assert time.monotonic() < deadline, "the gate never learnt the Pinecrest series from the catalogue"
             time.sleep(0.5)
         resp = client.search(query, k=5, pipeline="E", no_cache=True)
         found = [(r.doc_id, r.relaxation) for r in resp.results]
-        assert found and found[0] == ("lakeside:5:2012:3", common_pb2.RELAXATION_STEP_W1_DROP_TOPIC), found
-        assert {r.metadata.exam_board for r in resp.results} == {"Lakeside Board"}, found
+        assert found and found[0] == ("pinecrest:5:2012:3", common_pb2.RELAXATION_STEP_W1_DROP_TOPIC), found
+        assert {r.metadata.exam_board for r in resp.results} == {"Pinecrest Board"}, found
         assert any("relaxed within the series" in n for n in resp.scope_notes), list(resp.scope_notes)
         accepted = [t for t in resp.relaxation_trace if t.accepted]
         assert len(accepted) == 1 and list(accepted[0].filter.level) == ["grade_5"] and not accepted[0].filter.year

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from chsr.scope import Scope
+from services.gate.extract import extract_scope
 from services.gate.lexicon import SpanText, parse_number
 from services.gate.vocabulary import (
-    BUNDLED_PATH, Vocabulary, build_vocabulary_from_corpus, write_corpus_vocabulary,
+    BUNDLED_PATH, Vocabulary, build_vocabulary_from_corpus, catalogue_boards, write_corpus_vocabulary,
 )
 from tests.unit.gate.conftest import MINI_ROWS
 
@@ -126,3 +127,18 @@ def test_parse_number(token, value):
 def test_demo_corpus_is_recognised(demo):
     assert demo.paper("Northfield Physics Paper 1") is not None
     assert Path(BUNDLED_PATH).is_file()
+
+
+def test_a_board_only_the_catalogue_knows_is_named_from_its_own_board_and_paper_names(bundled):
+    corpus = {"values": {"exam_board": ["Pinecrest Board", "AMP", bundled.boards[0]["exam_board"]]},
+              "papers": {f"{series} Grade {n} Science": {"exam_board": [board], "subject": ["science"],
+                                                          "level": [f"grade_{n}"], "years": {"2010": [None]}}
+                         for series, board, n in (("Pinecrest", "Pinecrest Board", 5),
+                                                  ("Pinecrest", "Pinecrest Board", 8), ("AMP", "AMP", 8))}}
+    entries = catalogue_boards(bundled.boards, corpus)
+    # the bundled board keeps its own entry; "AMP" is too short to name a board without reading "amp" (amperes)
+    assert entries == [{"exam_board": "Pinecrest Board", "names": ["Pinecrest Board", "Pinecrest"],
+                        "from_catalogue": True}]
+    vocab = Vocabulary(bundled.data, corpus)
+    extraction = extract_scope("Pinecrest grade 6 science question about magnets", vocab)
+    assert extraction.scope.exam_board == ("Pinecrest Board",)
