@@ -20,6 +20,7 @@ from services.gate.evidence_ladder import evidence_ladder
 from services.gate.extract import Extraction
 from services.gate.ladder import LadderStep
 from services.gate.series import find_gap, gap_note, with_series_board
+from services.gate.sibling import sibling_rung, with_sibling_rung
 from services.gate.vocabulary import Vocabulary
 
 #: Fields whose corpus values the look-up rules consult (a stated board or paper the corpus lacks).
@@ -67,6 +68,8 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     if beyond:  # a question number past what the index holds of the paper: the exact scope is empty, and says why
         decision = replace(decision, notes=[*decision.notes, beyond])
     ladder = evidence_ladder(decision, vocab, strict_scope, gap, unsatisfiable)
+    # a numbered item named under the wrong subject of a real sitting: the sibling paper holding it, right after W0
+    ladder = with_sibling_rung(ladder, sibling_rung(decision.filter, unsatisfiable, probe))
     if gap is not None:
         decision = replace(decision, notes=[*decision.notes, gap_note(gap, decision.filter, ladder)])
     return Inference(scope=decision.filter, ladder=ladder, strict_keys=list(decision.strict_keys),

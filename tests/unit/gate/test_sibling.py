@@ -1,0 +1,56 @@
+"""A numbered question named under the wrong subject of a real sitting (services/gate/sibling.py, issue 21)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chsr.relaxation import W0, W1
+from chsr.scope import Scope
+from services.gate.evidence_features import EvidenceHit
+from services.gate.ladder import LadderStep
+from services.gate.sibling import sibling_rung, with_sibling_rung
+
+pytestmark = pytest.mark.unit
+
+ASKED = Scope.from_dict({"level": "grade_12", "year": 2020, "paper": "Gaokao 新课标I Chemistry", "question_number": 11,
+                         "content_type": "exam_question", "exam_board": "China NCEE (Gaokao)"})
+BEYOND = {"question_number": "question 11 is beyond what the index holds of Gaokao 新课标I Chemistry (2020)"}
+
+
+def hit(paper: str, number: int, year: int = 2020, rank: int = 1, **meta: object) -> EvidenceHit:
+    data = {"paper": paper, "question_number": number, "year": year, "subject": "physics", "level": "grade_12",
+            "content_type": "exam_question", "exam_board": "China NCEE (Gaokao)", **meta}
+    return EvidenceHit(data, 1.0, "sparse", rank)
+
+
+def test_the_sitting_paper_that_holds_the_number_and_the_words_is_the_rung_after_w0():
+    rung = sibling_rung(ASKED, BEYOND, [hit("Gaokao 新课标I Chemistry", 3), hit("Gaokao 新课标I Physics", 11, rank=2)])
+    assert rung is not None and rung.step == W1
+    assert rung.filter.paper == ("Gaokao 新课标I Physics",)
+    assert rung.filter.year == (2020,) and rung.filter.question_number == (11,)
+    assert "paper Gaokao 新课标I Chemistry -> Gaokao 新课标I Physics" in rung.description
+    ladder = [LadderStep(W0, ASKED, "W0"), LadderStep(W1, ASKED.without("content_type"), "W1")]
+    assert [s.filter.paper for s in with_sibling_rung(ladder, rung)][1] == ("Gaokao 新课标I Physics",)
+
+
+@pytest.mark.parametrize("probe", [
+    [hit("Gaokao 新课标II Physics", 11)],                  # another sitting (新课标II)
+    [hit("Gaokao 新课标I Physics", 12)],                   # another number
+    [hit("Gaokao 新课标I Physics", 11, year=2019)],        # another year
+    [hit("Gaokao 新课标I Physics", 11, rank=25)],          # too deep in the probe to be what the words mean
+])
+def test_only_the_same_sitting_year_and_number_near_the_top_of_the_probe(probe):
+    assert sibling_rung(ASKED, BEYOND, probe) is None
+
+
+def test_a_paper_that_can_hold_the_item_and_a_w0_only_ladder_are_left_alone():
+    probe = [hit("Gaokao 新课标I Physics", 11)]
+    assert sibling_rung(ASKED, {}, probe) is None            # the named paper holds question 11: nothing to fix
+    strict = [LadderStep(W0, ASKED, "W0")]
+    assert with_sibling_rung(strict, sibling_rung(ASKED, BEYOND, probe)) == strict
+
+
+def test_amc_twins_are_not_one_sitting():
+    asked = Scope.from_dict({"year": 2019, "paper": "AMC 10A", "question_number": 30, "exam_board": "MAA AMC"})
+    probe = [hit("AMC 12A", 30, year=2019, exam_board="MAA AMC", subject="mathematics")]
+    assert sibling_rung(asked, {"question_number": "beyond"}, probe) is None
