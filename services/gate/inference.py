@@ -19,6 +19,7 @@ from services.gate.evidence_features import stated_from_extraction
 from services.gate.evidence_ladder import evidence_ladder
 from services.gate.extract import Extraction
 from services.gate.ladder import LadderStep
+from services.gate.overruled import overruled_absent, with_stated_w0
 from services.gate.series import find_gap, gap_note, with_series_board
 from services.gate.sibling import sibling_rung, with_sibling_rung
 from services.gate.vocabulary import Vocabulary
@@ -70,6 +71,8 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     ladder = evidence_ladder(decision, vocab, strict_scope, gap, unsatisfiable)
     # a numbered item named under the wrong subject of a real sitting: the sibling paper holding it, right after W0
     ladder = with_sibling_rung(ladder, sibling_rung(decision.filter, unsatisfiable, probe))
+    # the text's subject / level overruled because the index lacks it: that is a relaxation, not the exact scope
+    ladder = with_stated_w0(ladder, overruled_absent(stated, decision, vocab), decision.filter)
     if gap is not None:
         decision = replace(decision, notes=[*decision.notes, gap_note(gap, decision.filter, ladder)])
     return Inference(scope=decision.filter, ladder=ladder, strict_keys=list(decision.strict_keys),
