@@ -22,6 +22,7 @@ from services.gate.ladder import LadderStep
 from services.gate.overruled import overruled_absent, with_stated_w0
 from services.gate.series import find_gap, gap_note, with_series_board
 from services.gate.sibling import sibling_rung, with_sibling_rung
+from services.gate.sittings import after_the_index
 from services.gate.vocabulary import Vocabulary
 
 #: Fields whose corpus values the look-up rules consult (a stated board or paper the corpus lacks).
@@ -64,6 +65,10 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     gap = find_gap(decision.filter, boards, vocab)
     if gap is not None:
         decision = replace(decision, filter=with_series_board(decision.filter, gap))
+    future = after_the_index(decision.filter, vocab)
+    if future:  # a sitting after the index's last year: nothing to relax to (services.gate.sittings)
+        strict_scope = True
+        decision = replace(decision, notes=[*decision.notes, future])
     unsatisfiable = vocab.unsatisfiable(decision.filter)
     beyond = unsatisfiable.get("question_number")
     if beyond:  # a question number past what the index holds of the paper: the exact scope is empty, and says why

@@ -1,0 +1,24 @@
+"""A sitting after the last year the index holds is not relaxed (issue 21, abstention).
+
+"2030 AMC 12B problem 3 about logarithms": no sitting of 2030 exists in the index, nor anywhere yet. The curriculum
+README counts "a year after the corpus ends" among the papers that do not exist: the correct answer is nothing in
+scope, and another year's item is leakage. A year the index lacks *within* its span ("2009年新课标卷 ... 第17题",
+before its Gaokao papers start; "2023 高考 全国甲卷" when another board runs to 2025) is a relaxation to the nearest
+years, as before. So when every asked year is later than the latest year the whole index holds, the ladder is W0
+only, and the note says why.
+"""
+
+from __future__ import annotations
+
+from chsr.scope import Scope
+from services.gate.vocabulary import Vocabulary
+
+
+def after_the_index(flt: Scope, vocab: Vocabulary) -> str:
+    """The note when every asked year is after the latest year the index holds ('' otherwise, or without a corpus)."""
+    years = [y for y in vocab.corpus_values("year") if isinstance(y, int)]
+    if not flt.year or not years or min(flt.year) <= max(years):
+        return ""
+    asked = ", ".join(str(y) for y in flt.year)
+    return (f"year {asked} is after the latest year the index holds ({max(years)}): no such sitting to relax to; "
+            "not relaxed")
