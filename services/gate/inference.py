@@ -70,9 +70,11 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
         strict_scope = True
         decision = replace(decision, notes=[*decision.notes, future])
     unsatisfiable = vocab.unsatisfiable(decision.filter)
-    beyond = unsatisfiable.get("question_number")
-    if beyond:  # a question number past what the index holds of the paper: the exact scope is empty, and says why
-        decision = replace(decision, notes=[*decision.notes, beyond])
+    # a paper or session the index does not hold ("AMC 10C"), a question number past the paper's last: the exact
+    # scope is empty, and the answer says why
+    said = [unsatisfiable[k] for k in ("paper", "session", "question_number") if k in unsatisfiable]
+    if said:
+        decision = replace(decision, notes=[*decision.notes, *(n for n in said if n not in decision.notes)])
     ladder = evidence_ladder(decision, vocab, strict_scope, gap, unsatisfiable)
     # a numbered item named under the wrong subject of a real sitting: the sibling paper holding it, right after W0
     ladder = with_sibling_rung(ladder, sibling_rung(decision.filter, unsatisfiable, probe))

@@ -92,7 +92,7 @@ def gap_note(gap: SeriesGap, flt: Scope, ladder: list[LadderStep]) -> str:
     papers = [m for m in gap.members if m.name in flt.paper] or list(gap.members)
     nearest = _nearest_years(sorted({y for p in papers for y in p.years}), flt.year) if "year" in gap.missing else ()
     held = f"; nearest years held: {_join(nearest)}" if nearest else ""
-    return f"{absent}{held}: not relaxed (a look-up of a numbered item, or a strict scope, names one item)"
+    return f"{absent}{held}: not relaxed"
 
 
 def with_series_board(flt: Scope, gap: SeriesGap | None) -> Scope:
