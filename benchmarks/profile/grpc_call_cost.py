@@ -22,16 +22,15 @@ from tools.bench.echo import METHOD, EchoServer
 
 CALLS = 4000
 CLIENTS = 8
-PORT = 50991
 
 
 def _identity(data: bytes) -> bytes:
     return data
 
 
-def drive() -> float:
-    """Send the calls; returns the wall seconds."""
-    call = grpc.insecure_channel(f"127.0.0.1:{PORT}").unary_unary(
+def drive(port: int) -> float:
+    """Send the calls to the echo server on ``port``; returns the wall seconds."""
+    call = grpc.insecure_channel(f"127.0.0.1:{port}").unary_unary(
         METHOD, request_serializer=_identity, response_deserializer=_identity)
     call(b"warm-up", timeout=5)
 
@@ -49,8 +48,8 @@ def drive() -> float:
 
 
 def measure(kind: str) -> dict[str, float | str]:
-    with EchoServer(kind, PORT) as server:
-        wall = drive()
+    with EchoServer(kind) as server:
+        wall = drive(server.port)
         cpu = server.stop()
     return {"server": kind, "calls": CALLS, "clients": CLIENTS, "wall_s": round(wall, 3),
             "server_cpu_ms_per_call": round(cpu * 1000 / CALLS, 4)}

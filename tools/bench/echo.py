@@ -3,8 +3,9 @@
     python -m tools.bench.echo threads|aio PORT
 
 Answers every call to ``METHOD`` with ``REPLY`` (3 kB) from a thread-pool server (what the mesh runs:
-16 workers, as ``chsr.server``) or a ``grpc.aio`` server. Prints ``ready`` once serving; when a line
-arrives on stdin it prints the CPU seconds it has spent since ``ready`` and exits. Used by
+16 workers, as ``chsr.server``) or a ``grpc.aio`` server. Prints ``ready PORT`` once serving (PORT 0: any
+free port, the one bound is printed); when a line arrives on stdin it prints the CPU seconds it has spent since
+``ready`` and exits. Used by
 ``benchmarks/profile/grpc_call_cost.py`` (thread pool vs aio) and ``tools.bench.floor`` (one call of
 the floor of a C request).
 """
@@ -45,9 +46,11 @@ def _report_cpu(start: float) -> None:
     sys.stdout.flush()
 
 
-def _ready() -> float:
+def _ready(port: int) -> float:
+    if not port:
+        raise SystemExit("echo server: could not bind its port")
     start = _cpu_s()
-    sys.stdout.write("ready\n")
+    sys.stdout.write(f"ready {port}\n")
     sys.stdout.flush()
     return start
 
@@ -55,9 +58,9 @@ def _ready() -> float:
 def serve_threads(port: int) -> None:
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=16))
     server.add_generic_rpc_handlers((_handlers(lambda request, context: REPLY),))
-    server.add_insecure_port(f"127.0.0.1:{port}")
+    bound = server.add_insecure_port(f"127.0.0.1:{port}")
     server.start()
-    _report_cpu(_ready())
+    _report_cpu(_ready(bound))
     server.stop(0)
 
 
@@ -68,9 +71,9 @@ def serve_aio(port: int) -> None:
     async def run() -> None:
         server = grpc.aio.server()
         server.add_generic_rpc_handlers((_handlers(reply),))
-        server.add_insecure_port(f"127.0.0.1:{port}")
+        bound = server.add_insecure_port(f"127.0.0.1:{port}")
         await server.start()
-        start = _ready()
+        start = _ready(bound)
         await asyncio.get_running_loop().run_in_executor(None, _report_cpu, start)
         await server.stop(0)
 
@@ -79,17 +82,20 @@ def serve_aio(port: int) -> None:
 
 class EchoServer:
     """``with EchoServer("threads", port) as echo: ...``: the server in a child process; ``echo.pid`` for
-    ``/proc``; ``echo.stop()`` (or leaving the block) ends it and returns its CPU seconds since ready."""
+    ``/proc``, ``echo.port`` the port it serves (``port`` 0: any free one); ``echo.stop()`` (or leaving the
+    block) ends it and returns its CPU seconds since ready."""
 
-    def __init__(self, kind: str, port: int) -> None:
+    def __init__(self, kind: str, port: int = 0) -> None:
         if kind not in KINDS:
             raise ValueError(f"echo server kind '{kind}'; valid: {', '.join(KINDS)}")
         self._child = subprocess.Popen([sys.executable, "-m", "tools.bench.echo", kind, str(port)],
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self._child.stdout is not None
-        if self._child.stdout.readline().strip() != "ready":
+        first = self._child.stdout.readline().split()
+        if len(first) != 2 or first[0] != "ready":
             self._child.kill()
             raise RuntimeError("echo server did not start")
+        self.port = int(first[1])
         self.pid = self._child.pid
         self._cpu: float | None = None
 

@@ -129,12 +129,13 @@ def compose(parts: dict[str, Part], calls: int = C_CALLS, cores: int = 2) -> dic
             "anchor_wall_p50_ms": parts["anchor"].wall_p50 if "anchor" in parts else 0.0}
 
 
-def grpc_call_parts(n: int, clients: Sequence[int], port: int = 50993) -> dict[int, Part]:
-    """One unary call to the echo server (``tools.bench.echo``, a child process), timed at each of ``clients``."""
+def grpc_call_parts(n: int, clients: Sequence[int]) -> dict[int, Part]:
+    """One unary call to the echo server (``tools.bench.echo``, a child process on a free port), timed at each of
+    ``clients``."""
     import grpc
 
-    with EchoServer("threads", port) as echo:
-        channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    with EchoServer("threads") as echo:
+        channel = grpc.insecure_channel(f"127.0.0.1:{echo.port}")
         call = channel.unary_unary(METHOD)
         calls = [lambda: call(b"q" * 200, timeout=5)] * n
         parts = {c: time_part("grpc_call", calls, echo.pid, c) for c in clients}
