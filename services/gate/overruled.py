@@ -63,11 +63,7 @@ def _held(name: str, values: tuple, flt: Scope, vocab: Vocabulary) -> bool:
     if not vocab.has_corpus:
         return True  # unknown: keep the evidence's scope as W0
     if name == "subject":
-        pairs = [(s, lv) for s in values for lv in flt.level]
-        known = vocab.corpus_values("subject")
-    else:
-        pairs = [(s, lv) for s in flt.subject for lv in values]
-        known = vocab.corpus_values("level")
-    if not pairs:
-        return bool(set(values) & known)
-    return any(vocab.subject_level_exists(s, lv) for s, lv in pairs)
+        return bool(set(flt.level) & vocab.held_levels(values)) if flt.level \
+            else bool(set(values) & vocab.corpus_values("subject"))
+    return bool(set(values) & vocab.held_levels(flt.subject)) if flt.subject \
+        else bool(set(values) & vocab.corpus_values("level"))

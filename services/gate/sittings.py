@@ -16,9 +16,8 @@ from services.gate.vocabulary import Vocabulary
 
 def after_the_index(flt: Scope, vocab: Vocabulary) -> str:
     """The note when every asked year is after the latest year the index holds ('' otherwise, or without a corpus)."""
-    years = [y for y in vocab.corpus_values("year") if isinstance(y, int)]
-    if not flt.year or not years or min(flt.year) <= max(years):
+    latest = vocab.latest_year
+    if not flt.year or latest is None or min(flt.year) <= latest:
         return ""
     asked = ", ".join(str(y) for y in flt.year)
-    return (f"year {asked} is after the latest year the index holds ({max(years)}): no such sitting to relax to; "
-            "not relaxed")
+    return f"year {asked} is after the latest year the index holds ({latest}): no such sitting to relax to; not relaxed"

@@ -302,6 +302,12 @@ class Vocabulary:
             )
         return out
 
+    @cached_property
+    def latest_year(self) -> int | None:
+        """The latest year the index holds material for (None: no corpus layer, or no years)."""
+        years = [y for y in self.corpus_values("year") if isinstance(y, int)]
+        return max(years) if years else None
+
     def board_papers(self, board: str) -> tuple[PaperInfo, ...]:
         """The corpus's papers of exam board ``board``, by name."""
         return self._board_papers.get(board, ())

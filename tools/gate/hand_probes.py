@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from chsr.client import GatewayClient
+from chsr.documents import metadata_from_proto
 from chsr.v1 import common_pb2, gateway_pb2
 
 
@@ -43,19 +44,13 @@ def judge(results: Sequence[tuple[str, Mapping[str, Any]]], target: str, scope: 
     return Verdict(rank, outside)
 
 
-def _metadata(result: gateway_pb2.SearchResult) -> dict[str, Any]:
-    m = result.metadata
-    return {"subject": m.subject, "level": m.level, "year": m.year or None, "paper": m.paper or None,
-            "content_type": m.content_type, "question_number": m.question_number or None}
-
-
 def _row(probe: Mapping[str, Any], resp: gateway_pb2.SearchResponse) -> tuple[str, Verdict | None]:
     step = common_pb2.RelaxationStep.Name(resp.final_step).removeprefix("RELAXATION_STEP_")
     held = "; ".join(dict.fromkeys(f"{r.metadata.paper or r.metadata.subject} {r.metadata.level} "
                                    f"{r.metadata.year or ''}".strip() for r in resp.results))
     verdict = None
     if probe.get("target"):
-        verdict = judge([(r.doc_id, _metadata(r)) for r in resp.results], probe["target"], probe.get("scope", {}))
+        verdict = judge([(r.doc_id, metadata_from_proto(r.metadata)) for r in resp.results], probe["target"], probe.get("scope", {}))
     check = "" if verdict is None else (f"{'pass' if verdict.passed else 'FAIL'} (target rank {verdict.rank}, "
                                         f"{verdict.out_of_scope} outside the scope)")
     answer = f"{len(resp.results)} results, {step}" + (f": {held}" if held else "")
