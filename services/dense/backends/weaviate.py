@@ -122,6 +122,7 @@ class WeaviateDenseBackend:
                  replication: Replication = Replication()) -> None:
         self._clients = [_client(http, grpc, query_timeout_s) for http, grpc in endpoints(http_addr, grpc_addr)]
         self._current = 0   # index of the node this process talks to; moves on when it is unreachable
+        self._pinned = threading.local()  # the node one call's attempt is on (``_failover``), per thread
         self._replication = replication
         self._factor = 0    # the collection's replication factor, read at start-up
         self._http_addr, self._collection_name, self._meta_name = http_addr, collection, f"{collection}Meta"
@@ -145,19 +146,40 @@ class WeaviateDenseBackend:
                    exact_pool=settings.weaviate_exact_pool, replication=Replication.from_settings(settings))
 
     @property
+    def _node(self) -> int:
+        """The node this thread's call talks to: the one its ``_failover`` attempt is on, else the current one."""
+        node = getattr(self._pinned, "node", None)
+        return self._current if node is None else node
+
+    @property
     def _client(self) -> weaviate.WeaviateClient:
-        return self._clients[self._current]
+        return self._clients[self._node]
 
     def _failover(self, fn: Callable[[], T]) -> T:
-        """Run ``fn`` on the current node; when it is unreachable, once more on each other node."""
-        for attempt in range(len(self._clients)):
-            try:
-                return fn()
-            except BackendUnavailable:
-                if attempt == len(self._clients) - 1:
-                    raise
-                self._current = (self._current + 1) % len(self._clients)
-                log.warning("weaviate node unreachable, trying the next", extra={"node": self._current})
+        """Run ``fn`` on the current node; when it is unreachable, once more on each other node, in order.
+
+        Each call walks the nodes from where it started, whatever other threads do meanwhile, so it tries
+        every node exactly once; the shared pointer moves off a node only while it still points at it (a
+        burst of calls failing on one dead node moves it once, not once per call, which could cycle it
+        back onto the dead node under load)."""
+        if getattr(self._pinned, "node", None) is not None:  # called from inside another call's attempt
+            return fn()
+        start, count = self._current, len(self._clients)
+        try:
+            for attempt in range(count):
+                node = (start + attempt) % count
+                self._pinned.node = node
+                try:
+                    return fn()
+                except BackendUnavailable:
+                    if attempt == count - 1:
+                        raise
+                    with self._lock:
+                        if self._current == node:
+                            self._current = (node + 1) % count
+                    log.warning("weaviate node unreachable, trying the next", extra={"node": (node + 1) % count})
+        finally:
+            self._pinned.node = None
         raise AssertionError("unreachable")
 
     def check(self) -> None:
@@ -194,7 +216,7 @@ class WeaviateDenseBackend:
     def _nodes(self) -> tuple[int, int]:
         """(nodes the cluster knows, nodes HEALTHY) from ``/v1/cluster/statistics``: its Raft
         configuration lists every member, down or not (``/v1/nodes`` answers 500 while one is down)."""
-        http = endpoints(self._http_addr, self._http_addr)[self._current][0]
+        http = endpoints(self._http_addr, self._http_addr)[self._node][0]
         resp = httpx.get(f"http://{http}/v1/cluster/statistics", timeout=5)
         if resp.status_code >= 500:
             raise BackendUnavailable(f"weaviate cluster statistics: HTTP {resp.status_code} {resp.text[:200]}")

@@ -36,3 +36,43 @@ def test_endpoint_lists_pair_up() -> None:
     assert endpoints("a:1", "a:2") == [("a:1", "a:2")]
     with pytest.raises(ValueError, match="one gRPC address per REST address"):
         endpoints("a:1,b:1", "a:2")
+
+
+def test_failover_tries_each_node_once_while_many_calls_fail_together() -> None:
+    """A burst of calls failing on one dead node at once (a node killed under load) each walk on to the next
+    node and answer: the shared pointer moves off the dead node once, not once per call. Before, every failing
+    call advanced it, so a burst of three (the node count) cycled it back onto the dead node and a call could spend
+    its attempts there (tests/faults/test_node_faults.py saw 4 of 151 requests fail fast, 1 run in 6)."""
+    import threading
+
+    from services.retrieval.backend import BackendUnavailable
+    from services.dense.backends.weaviate import WeaviateDenseBackend
+
+    backend = WeaviateDenseBackend("127.0.0.1:1,127.0.0.1:2,127.0.0.1:3", "127.0.0.1:4,127.0.0.1:5,127.0.0.1:6",
+                                   "Unused", 4)
+    calls = 9
+    together = threading.Barrier(calls, timeout=10)
+    tried: dict[int, list[int]] = {}
+    results: dict[int, int] = {}
+
+    def query(me: int) -> int:
+        node = backend._clients.index(backend._client)  # the node this attempt talks to
+        tried.setdefault(me, []).append(node)
+        if node == 0:
+            if len(tried[me]) == 1:
+                together.wait()  # every call has failed on the dead node before any moves on
+            raise BackendUnavailable("node 1 down")
+        return node
+
+    def call(me: int) -> None:
+        results[me] = backend._failover(lambda: query(me))
+
+    threads = [threading.Thread(target=call, args=(i,)) for i in range(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=20)
+    assert sorted(results) == list(range(calls)), f"calls that failed: {sorted(set(range(calls)) - set(results))}"
+    assert all(nodes.count(0) == 1 for nodes in tried.values()), tried
+    assert backend._current == 1 and all(answer == 1 for answer in results.values())
+    backend.close()
