@@ -28,13 +28,16 @@ from tools.gate.query_kinds_empty import relax_level as _relax_level, relax_seri
 from tools.gate.query_kinds_empty import relax_year as _relax_year
 from tools.gate.query_kinds_requests import relax_table_level as _relax_table_level
 from tools.gate.query_kinds_requests import table_request as _table_request
+from tools.gate.query_kinds_requests import wrong_subject_marking as _wrong_subject_marking
 from tools.gate.query_kinds_requests import wrong_subject_paper as _wrong_subject_paper
+from tools.gate.query_kinds_requests import wrong_subject_table as _wrong_subject_table
 
 KIND_COUNTS = {"quote": 600, "quote_cue": 650, "para": 450, "para_cue": 500, "keywords": 350, "lookup": 500,
                "lookup_paper": 300, "lookup_year": 150, "solution": 400, "qa_pair": 150, "wrong_subject": 400,
                "cross_subject": 200, "relax_year": 150, "relax_level": 150, "relax_content": 150, "abstain": 150,
                "relax_series": 150, "table_request": 250, "wrong_subject_paper": 200,
-               "relax_table_level": 100, "cross_language": 250}
+               "relax_table_level": 100, "cross_language": 250, "wrong_subject_table": 150,
+               "wrong_subject_marking": 150}
 
 
 def _text_case(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
@@ -150,7 +153,8 @@ BUILDERS = {"quote": _text_case, "quote_cue": _text_case, "para": _text_case, "p
             "relax_year": _relax_year, "relax_level": _relax_level, "relax_content": _relax_content, "abstain": _abstain,
             "relax_series": _relax_series, "table_request": _table_request,
             "wrong_subject_paper": _wrong_subject_paper, "relax_table_level": _relax_table_level,
-            "cross_language": _cross_language}
+            "cross_language": _cross_language, "wrong_subject_table": _wrong_subject_table,
+            "wrong_subject_marking": _wrong_subject_marking}
 
 
 def generate(idx: CorpusIndex, seed: int = 14, scale: float = 1.0) -> list[Case]:

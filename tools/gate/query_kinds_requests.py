@@ -1,5 +1,7 @@
 """Generated kinds that ask for a kind of material rather than quote it (issue 21, item 1): a table by
-what it tabulates (also at a level the corpus lacks), and a wrong subject named beside a cited paper. Conventions in ``query_kinds.py``.
+what it tabulates (also at a level the corpus lacks, or under a subject it is not filed under), a wrong subject
+named beside a cited paper, and the marking material of a cited question under a wrong subject. Conventions in
+``query_kinds.py``.
 
 Both kinds were missing from the generated set, which is why it under-counted the table slice (8 cases
 in the report's sample) and predicted adversarial cases too well: its wrong-subject queries never cited a
@@ -39,16 +41,22 @@ def has_table(item: Item) -> bool:
     return "tabular" in item.text or "\\hline" in item.text or rows >= 2
 
 
-def table_subject(item: Item, rng: random.Random) -> str:
-    """What a table tabulates, in a student's words: a few of its row or column headings (the first cell of
-    a Markdown row), else the longest words of the item's stem with LaTeX stripped."""
-    cells = []
+def table_headings(item: Item) -> list[str]:
+    """The row or column headings of a Markdown table (the first cell of each row, one to four words)."""
+    cells: list[str] = []
     for line in item.text.splitlines():
         if line.strip().startswith("|") and line.count("|") >= 3:
             first = line.strip().strip("|").split("|")[0].strip()
             words = _CELL_WORD.findall(first)
             if 1 <= len(words) <= 4 and first not in cells:
                 cells.append(" ".join(words))
+    return cells
+
+
+def table_subject(item: Item, rng: random.Random) -> str:
+    """What a table tabulates, in a student's words: a few of its row or column headings (the first cell of
+    a Markdown row), else the longest words of the item's stem with LaTeX stripped."""
+    cells = table_headings(item)
     if len(cells) >= 2:
         chosen = rng.sample(cells, min(len(cells), rng.choice([2, 3])))
         return ", ".join(c.lower() for c in chosen)
@@ -76,6 +84,58 @@ def table_request(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | Non
         scope = gold(item, level=level_known(idx, item, stated_level, False))
     return make_case(kind, query, scope, relevant_for(idx, [item.id], scope), slice_="table", task="exact",
                      items=[item.id])
+
+
+def wrong_subject_table(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
+    """A table asked for under a subject it is not filed under ("chemistry textbook table with the latent heats of
+    fusion and vaporization": the table is in the physics textbook; dev's ``table`` x ``adversarial`` cell, which the
+    generated set lacked). Only tables with headings to name (what a student names a table by; a table known only
+    by its stem's words would identify nothing against a wrong subject). The gold scope keeps the true subject, as
+    ``wrong_subject`` does."""
+    item = idx.pick(rng, lambda i: len(table_headings(i)) >= 2 and i.meta["subject"] in qf.CONFUSERS)
+    if item is None:
+        return None
+    m = item.meta
+    lang = item.lang if item.lang != "en" else ("en" if rng.random() < 0.9 else rng.choice(["fr", "de", "es"]))
+    named = rng.choice(qf.CONFUSERS[m["subject"]])
+    ask = rng.choice(TABLE_FORMS[lang]).format(t=table_subject(item, rng))
+    stated_level = rng.random() < 0.3
+    content = [p for p in qf.CONTENT[m["content_type"]][lang] if m["subject"] not in p]  # not "in the physics book"
+    cues = [qf.level_phrase(m["level"], lang, rng) if stated_level else "", rng.choice(qf.SUBJECTS[lang][named]),
+            rng.choice(content) if content and rng.random() < 0.5 else ""]
+    head = (" " if lang != "zh" else "").join(c for c in cues if c)
+    query = rng.choice([f"{head} {ask}", f"{ask} ({head})", f"{head}: {ask}"])
+    scope = gold(item, level=level_known(idx, item, stated_level, False))
+    return make_case(kind, query, scope, relevant_for(idx, [item.id], scope), slice_="table", task="adversarial",
+                     items=[item.id], notes=f"names {named}")
+
+
+def wrong_subject_marking(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
+    """The marking material of a cited question under a subject it is not ("physics mark scheme for 2017 新课标I 理数
+    第17题"; dev's ``mark_scheme`` x ``adversarial`` cell, which the generated set lacked). The gold scope keeps the
+    true subject, the cited paper and question, and the marking chunk's content type."""
+    item = idx.pick(rng, lambda i: bool(i.marking) and cited(i) and bool(i.meta.get("question_number")),
+                    sources=("amc", "gaokao_bench"))
+    if item is None:
+        return None
+    m = item.meta
+    mark_id = rng.choice(item.marking)
+    ct = idx.meta(mark_id)["content_type"]
+    lang = cue_lang(item, rng)
+    named = rng.choice(qf.CONFUSERS[m["subject"]])
+    subj = rng.choice(qf.SUBJECTS[lang][named])
+    ref = lookup_text(item, lang, rng, year=m["year"], qn=m["question_number"])
+    phrase = rng.choice(qf.CONTENT[ct][lang])
+    if lang == "zh":
+        query = rng.choice([f"{ref} {subj}{phrase}", f"{subj}{phrase}：{ref}"])
+    elif lang == "en":
+        query = rng.choice([f"{subj} {phrase} for {ref}", f"{ref} {subj} {phrase}", f"{subj} {phrase}: {ref}"])
+    else:
+        query = rng.choice([f"{phrase} ({subj}) : {ref}" if lang == "fr" else f"{phrase} ({subj}): {ref}",
+                            f"{ref} {subj} {phrase}"])
+    scope = gold(item, level=True, cite=("year", "paper", "question_number"), content_type=ct)
+    return make_case(kind, query, scope, relevant_for(idx, [mark_id], scope), slice_="mark_scheme",
+                     task="adversarial", items=[item.id], notes=f"names {named} beside the cited paper")
 
 
 def wrong_subject_paper(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:

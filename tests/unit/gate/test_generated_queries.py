@@ -212,3 +212,32 @@ def test_a_cross_language_case_asks_in_another_language_about_english_material(g
         assert any(w in case["query"] for w in words), case["case_id"]           # asked in that language
         assert case["scope"]["subject"] and sorted(case["relevant"].values())[-1] == 2
         assert all(idx.meta(d).get("language", "en") == "en" for d in case["relevant"]), case["case_id"]
+
+
+@pytest.mark.data
+def test_a_table_asked_for_under_a_wrong_subject_keeps_the_true_subject(generated):
+    from tools.gate.query_kinds_requests import has_table
+
+    idx, cases = generated
+    for case in _of_kind(cases, "wrong_subject_table"):
+        named = case["notes"].removeprefix("names ")
+        assert case["slice"] == "table" and case["task_type"] == "adversarial"
+        assert case["scope"]["subject"] != named
+        target = next(d for d, grade in case["relevant"].items() if grade == 2)
+        assert has_table(next(i for i in idx.items if i.id == target)), case["case_id"]
+        assert all(idx.meta(d)["subject"] == case["scope"]["subject"] for d in case["relevant"])
+
+
+@pytest.mark.data
+def test_marking_asked_for_under_a_wrong_subject_keeps_the_cited_question_and_the_true_subject(generated):
+    idx, cases = generated
+    for case in _of_kind(cases, "wrong_subject_marking"):
+        named = case["notes"].split()[1]
+        scope = case["scope"]
+        assert case["slice"] == "mark_scheme" and case["task_type"] == "adversarial"
+        assert scope["subject"] != named and scope["paper"] and scope["year"] and scope["question_number"]
+        assert scope["content_type"] in ("solution", "mark_scheme")
+        for doc_id in case["relevant"]:
+            meta = idx.meta(doc_id)
+            assert (meta["paper"], meta["question_number"], meta["content_type"]) == \
+                (scope["paper"], scope["question_number"], scope["content_type"]), case["case_id"]
