@@ -18,7 +18,7 @@ that follow from deciding scope on evidence:
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Mapping
+from typing import Callable, Collection, Mapping
 
 from chsr.relaxation import W1, W2, step_label
 from chsr.scope import Scope
@@ -33,13 +33,15 @@ WIDENED_NOT_DROPPED = ("level",)
 
 
 def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope: bool = False,
-                    gap: SeriesGap | None = None, unsatisfiable: Mapping[str, str] | None = None) -> list[LadderStep]:
+                    gap: SeriesGap | None = None, unsatisfiable: Mapping[str, str] | None = None,
+                    found: Mapping[str, Collection[str]] | None = None) -> list[LadderStep]:
     """``gap``: what a named series lacks (``services.gate.series.find_gap``); its rungs come right after W0.
-    ``unsatisfiable``: ``vocab.unsatisfiable(decision.filter)`` when the caller already has it."""
+    ``unsatisfiable``: ``vocab.unsatisfiable(decision.filter)`` when the caller already has it.
+    ``found``: the reference material the probe found, by content type (``services.gate.nearest.material_found``)."""
     if unsatisfiable is None:
         unsatisfiable = vocab.unsatisfiable(decision.filter)
     steps = _evidence_ladder(decision, vocab, strict_scope, unsatisfiable)
-    steps = with_reference_material(with_nearest_level(steps, vocab), vocab)
+    steps = with_reference_material(with_nearest_level(steps, vocab), vocab, found)
     return with_series_rungs(steps, decision.filter, gap)
 
 

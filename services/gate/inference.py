@@ -19,6 +19,7 @@ from services.gate.evidence_features import stated_from_extraction
 from services.gate.evidence_ladder import evidence_ladder
 from services.gate.extract import Extraction
 from services.gate.ladder import LadderStep
+from services.gate.nearest import material_found
 from services.gate.overruled import overruled_absent, with_stated_w0
 from services.gate.series import find_gap, gap_note, with_series_board
 from services.gate.sibling import sibling_rung, with_sibling_rung
@@ -75,7 +76,7 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     said = [unsatisfiable[k] for k in ("paper", "session", "question_number") if k in unsatisfiable]
     if said:
         decision = replace(decision, notes=[*decision.notes, *(n for n in said if n not in decision.notes)])
-    ladder = evidence_ladder(decision, vocab, strict_scope, gap, unsatisfiable)
+    ladder = evidence_ladder(decision, vocab, strict_scope, gap, unsatisfiable, material_found(probe))
     # a numbered item named under the wrong subject of a real sitting: the sibling paper holding it, right after W0
     ladder = with_sibling_rung(ladder, sibling_rung(decision.filter, unsatisfiable, probe))
     # the text's subject / level overruled because the index lacks it: that is a relaxation, not the exact scope

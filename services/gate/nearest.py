@@ -15,10 +15,12 @@ goes to the nearest scope, and the dev cases' textbook requests all keep the tex
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
 from chsr.levels import nearest_levels
 from chsr.relaxation import W1, W2
+from services.gate.evidence_features import EvidenceHit
 from services.gate.ladder import SCIENCE_DISCIPLINES, LadderStep
 from services.gate.vocabulary import Vocabulary
 
@@ -48,30 +50,56 @@ def with_nearest_level(steps: list[LadderStep], vocab: Vocabulary) -> list[Ladde
 
 #: Content types a request keeps when it relaxes: what the student asked to read, not a question to answer.
 REFERENCE_MATERIAL: tuple[str, ...] = ("textbook", "syllabus")
+#: How deep in each probe leg a reference chunk counts as the evidence finding the material there.
+MATERIAL_DEPTH = 10
 
 
-def with_reference_material(steps: list[LadderStep], vocab: Vocabulary) -> list[LadderStep]:
-    """``steps`` with a W1 rung right after W0 that keeps a reference content type and moves the level (and general
-    science to its disciplines) to the nearest place the corpus holds it (unchanged when W0 can match it)."""
+def material_found(probe: Sequence[EvidenceHit], depth: int = MATERIAL_DEPTH) -> dict[str, set[str]]:
+    """Reference content type -> the subjects whose material of that type the probe found (each leg's top ``depth``)."""
+    found: dict[str, set[str]] = {}
+    for hit in probe:
+        kind, subject = hit.metadata.get("content_type"), hit.metadata.get("subject")
+        if hit.rank <= depth and kind in REFERENCE_MATERIAL and subject:
+            found.setdefault(kind, set()).add(subject)
+    return found
+
+
+def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
+                            found: Mapping[str, Collection[str]] | None = None) -> list[LadderStep]:
+    """``steps`` with a W1 rung right after W0 that keeps a reference content type and moves the level (and the
+    subject) to the nearest place the corpus holds it (unchanged when W0 can match it).
+
+    The subject moves only when it holds no such material at any level: general science to its disciplines; any
+    other subject to the subjects whose material of that kind the evidence found (``found``, from
+    :func:`material_found`; none on the text-only path): "high school chemistry textbook table of latent heats"
+    names a subject without a textbook, and the probe finds the table in the physics textbook (dev's adversarial
+    table cases name chemistry or biology for a physics textbook table). A history question the physics textbook
+    does not answer ("history textbook chapter on the industrial revolution") finds no textbook in the probe, and
+    keeps going down the ladder."""
     if len(steps) < 2 or not vocab.has_corpus:
         return steps
     base = steps[0].filter
     kinds = tuple(c for c in base.content_type if c in REFERENCE_MATERIAL)
-    if not kinds or len(kinds) != len(base.content_type) or not base.subject or not base.level:
+    if not kinds or len(kinds) != len(base.content_type) or not base.subject:
         return steps
-    if set(base.level) & vocab.held_levels(base.subject, kinds):
-        return steps  # the asked level holds it: W0 (or the ladder's own rungs) will find it
+    own = vocab.held_levels(base.subject, kinds)
+    if (set(base.level) & own) if base.level else own:
+        return steps  # the asked scope holds it: W0 (or the ladder's own rungs) will find it
     subjects = base.subject
-    if not vocab.held_levels(subjects, kinds) and "science" in subjects:
+    if not own and "science" in subjects:
         subjects = tuple(dict.fromkeys([*subjects, *SCIENCE_DISCIPLINES]))
+    if not vocab.held_levels(subjects, kinds) and found:
+        subjects = tuple(s for s in vocab.content_holders(kinds) if any(s in found.get(k, ()) for k in kinds))
     held = vocab.held_levels(subjects, kinds)
-    nearest = nearest_levels(held, base.level) if held else ()
+    nearest = (nearest_levels(held, base.level) if base.level else tuple(sorted(held))) if held else ()
     if not nearest:
         return steps
     holding = tuple(s for s in subjects if set(nearest) & vocab.held_levels((s,), kinds))
-    relaxed = replace(base, subject=holding, level=nearest, year=(), paper=(), question_number=())
+    relaxed = replace(base, subject=holding, level=nearest if base.level else (), year=(), paper=(),
+                      question_number=())
     if any(s.filter == relaxed for s in steps):
         return steps
-    rung = LadderStep(W1, relaxed, f"W1 keep the {'/'.join(kinds)}: none held for {'/'.join(base.subject)} at "
-                                   f"{'|'.join(base.level)}; nearest held: {'/'.join(holding)} {'|'.join(nearest)}")
+    asked = "/".join(base.subject) + (f" at {'|'.join(base.level)}" if base.level else "")
+    where = "/".join(holding) + (f" {'|'.join(nearest)}" if base.level else "")
+    rung = LadderStep(W1, relaxed, f"W1 keep the {'/'.join(kinds)}: none held for {asked}; nearest held: {where}")
     return [steps[0], rung, *steps[1:]]

@@ -344,6 +344,10 @@ class Vocabulary:
             return {lv for s, c, lv in self._subject_content if s in subjects and c in content_types}
         return {lv for s, lv in self._subject_levels if s in subjects}
 
+    def content_holders(self, content_types: tuple[str, ...]) -> tuple[str, ...]:
+        """The subjects the corpus holds material of any of ``content_types`` for (sorted)."""
+        return tuple(sorted({s for s, c, _ in self._subject_content if c in content_types}))
+
     @cached_property
     def _subject_content(self) -> set[tuple[str, str, str]]:
         return {tuple(t) for t in self.corpus.get("subject_content_levels", [])}  # type: ignore[misc]

@@ -76,3 +76,35 @@ def test_questions_and_levels_that_hold_the_material_are_left_to_the_ladder(mini
                   {"subject": "physics", "level": "high_school", "content_type": "textbook"}):
         plain = build_ladder(Scope.from_dict(scope), [], False)
         assert _ladder_of(scope, mini) == plain
+
+
+def test_a_subject_without_such_material_moves_to_where_the_probe_found_it(mini):
+    """"high school chemistry textbook table of latent heats": the index has no chemistry textbook; the probe finds
+    the table in the physics textbook, so the rung after W0 keeps the textbook and moves the subject there."""
+    from services.gate.evidence_features import EvidenceHit
+    from services.gate.nearest import material_found
+
+    probe = [EvidenceHit({"subject": "physics", "content_type": "textbook"}, 0.9, "sparse", 3),
+             EvidenceHit({"subject": "biology", "content_type": "textbook"}, 0.5, "dense", 11),   # below the depth
+             EvidenceHit({"subject": "chemistry", "content_type": "exam_question"}, 0.8, "sparse", 1)]
+    found = material_found(probe)
+    assert found == {"textbook": {"physics"}}
+    asked = {"subject": "chemistry", "level": "high_school", "content_type": "textbook"}
+    rung = with_reference_material(build_ladder(Scope.from_dict(asked), [], False), mini, found)[1]
+    assert rung.label == "W1" and rung.filter.subject == ("physics",) and rung.filter.level == ("high_school",)
+    assert rung.filter.content_type == ("textbook",)
+    assert "none held for chemistry at high_school; nearest held: physics high_school" in rung.description
+    unleveled = with_reference_material(build_ladder(Scope.from_dict({"subject": "chemistry",
+                                                                      "content_type": "textbook"}), [], False),
+                                        mini, found)[1]
+    assert unleveled.filter.subject == ("physics",) and unleveled.filter.level == ()
+
+
+def test_without_the_probe_finding_it_the_subject_stays(mini):
+    """The text-only path (no probe), or a probe that found no textbook ("history textbook chapter on the Tang
+    dynasty"): no rung moves the subject; the ladder drops the content type as before."""
+    asked = {"subject": "chemistry", "level": "high_school", "content_type": "textbook"}
+    plain = build_ladder(Scope.from_dict(asked), [], False)
+    assert with_reference_material(plain, mini) == plain
+    assert with_reference_material(plain, mini, {"syllabus": {"mathematics"}}) == plain
+    assert with_reference_material(plain, mini, {"textbook": {"biology"}}) == plain  # biology holds no textbook
