@@ -5,7 +5,9 @@ only: ``{"_id": case_id, "text": query}``; a ``--sample`` keeps every n-th case,
 order). ``summary``: the shared scorer's ``--json`` outputs per (set, pipeline) -> one markdown
 table (nDCG@8, leakage, exact-scope success, abstention, empty) plus gate-stage latency read
 from the run files. ``breakdown``: per task type and slice, the sets side by side, and the gap between
-generated and validation. Used by ``scripts/bench_gate_mesh.sh``.
+generated and validation, plain and with generated re-weighted to dev's slice x task-type mix (dev and
+validation share their authoring; the generated set's mix is only its kind counts). Used by
+``scripts/bench_gate_mesh.sh``.
 """
 
 from __future__ import annotations
@@ -98,7 +100,42 @@ def breakdown(root: Path, sets: list[str], pipeline: str) -> str:
             if gen is not None and val is not None:
                 gaps.append(f"{label} generated {gen:.3f} vs validation {val:.3f} (gap {gen - val:+.3f})")
         out += ["Generated vs validation: " + "; ".join(gaps), ""]
+        if "dev" in per:
+            out += [mix_line(per["generated"], per["dev"], per["validation"]), ""]
     return "\n".join(out) + "\n"
+
+
+def _cell_of(row: dict) -> tuple[str, str]:
+    return row["slice"], row["task_type"]
+
+
+def mix_weighted(rows: list[dict], mix: list[dict], key: str) -> tuple[float | None, float]:
+    """``key``'s mean over ``rows``, each (slice, task type) cell weighted by how many of ``mix``'s cases (with a
+    value for ``key``) fall in it; cells ``rows`` lacks are left out. Returns (mean, share of ``mix`` covered)."""
+    weights: dict[tuple[str, str], int] = {}
+    for row in mix:
+        if row.get(key) is not None:
+            weights[_cell_of(row)] = weights.get(_cell_of(row), 0) + 1
+    num = den = 0.0
+    for cell, weight in weights.items():
+        mean = _mean([r for r in rows if _cell_of(r) == cell], key)
+        if mean is not None:
+            num, den = num + weight * mean, den + weight
+    total = sum(weights.values())
+    return (num / den if den else None), (den / total if total else 0.0)
+
+
+def mix_line(generated: list[dict], dev: list[dict], validation: list[dict]) -> str:
+    """Generated re-weighted to dev's slice x task-type mix (dev and validation share their authoring; the generated
+    set's mix is its kind counts), beside validation: how far apart they are once the mix is the authored one."""
+    parts = []
+    for key, label in (("leakage", "leakage"), ("ess", "exact-scope success")):
+        gen, covered = mix_weighted(generated, dev, key)
+        val = _mean(validation, key)
+        if gen is not None and val is not None:
+            parts.append(f"{label} {gen:.3f} vs validation {val:.3f} (gap {gen - val:+.3f}; "
+                         f"cells covering {covered:.0%} of dev's cases)")
+    return "Generated weighted to dev's slice x task-type mix: " + "; ".join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:
