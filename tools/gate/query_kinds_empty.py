@@ -223,3 +223,45 @@ def _board_names(board: str) -> list[str]:
 @cache
 def _boards() -> list[dict]:
     return list(Vocabulary.load().boards)
+
+
+def cross_subject_relax(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
+    """Two subjects asked together at a level the corpus holds neither of (dev's ``cross_subject`` x ``relaxation``
+    cell: "9th grade physics + algebra: Ohm's law and rearranging V = IR" -> high school). Two items of two subjects
+    at one level, the asked level one to three grades away where neither subject has that content type and the
+    items' level is the nearest held for both; general science (which the ladder widens to) is never one of the two,
+    and no discipline is asked where general science is held at that grade (there the nearest scope is science,
+    which the items give no labels for). ``relaxed_scope``: both subjects at the nearest level."""
+    a = idx.pick(rng, lambda i: i.lang == "en" and i.source != "ccss" and i.meta["subject"] != "science")
+    if a is None:
+        return None
+    m = a.meta
+    b = idx.pick(rng, lambda i: i.lang == "en" and i.source != "ccss" and i.meta["level"] == m["level"]
+                 and i.meta["content_type"] == m["content_type"] and i.meta["subject"] not in (m["subject"], "science"))
+    if b is None or m["level"] not in LEVEL_SPAN:
+        return None
+    subjects = (m["subject"], b.meta["subject"])
+    ct = m["content_type"]
+    stated_ct = rng.random() < 0.5  # a query without a content type asks for a level holding nothing of either
+    options = [lv for lv in LEVEL_SPAN if lv != m["level"] and 0 < level_distance(lv, m["level"]) <= 3
+               and not any(idx.combo_exists(s, lv, ct) for s in subjects)
+               and (stated_ct or not any((c[0], c[1]) == (s, lv) for c in idx.combos for s in subjects))
+               and all(m["level"] in nearest_levels(idx, (s,), lv, ct) for s in subjects)
+               and not any(_parent_nearer(idx, s, lv, ct) for s in subjects)]
+    if not options:
+        return None
+    asked = rng.choice(options)
+    names = [rng.choice(qf.SUBJECTS["en"][s]) for s in subjects]
+    lvl = qf.level_phrase(asked, "en", rng)
+    ka, kb = qt.keywords(a.stem, rng), qt.keywords(b.stem, rng)
+    query = rng.choice([f"{lvl} {names[0]} + {names[1]}: {ka} and {kb}",
+                        f"{ka} ({names[0]}) plus {kb} in {lvl} {names[1]}",
+                        f"{lvl} {names[0]} and {names[1]} questions: {ka}; {kb}"])
+    if stated_ct:
+        what = rng.choice(qf.CONTENT[ct]["en"])
+        query = f"{query} ({what})"
+    scope = gold(a, level=True, content_type=ct if stated_ct else None)
+    scope["subject"], scope["level"] = list(subjects), asked
+    relaxed = dict(scope, level=m["level"])
+    return make_case(kind, query, scope, relevant_for(idx, [a.id, b.id], relaxed), slice_="cross_subject",
+                     task="relaxation", items=[a.id, b.id], empty=True, relaxed=relaxed)

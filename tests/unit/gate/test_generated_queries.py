@@ -241,3 +241,17 @@ def test_marking_asked_for_under_a_wrong_subject_keeps_the_cited_question_and_th
             meta = idx.meta(doc_id)
             assert (meta["paper"], meta["question_number"], meta["content_type"]) == \
                 (scope["paper"], scope["question_number"], scope["content_type"]), case["case_id"]
+
+
+@pytest.mark.data
+def test_two_subjects_at_a_level_holding_neither_relax_to_the_nearest_level_holding_both(generated):
+    idx, cases = generated
+    for case in _of_kind(cases, "cross_subject_relax"):
+        scope, relaxed = case["scope"], case["relaxed_scope"]
+        assert case["slice"] == "cross_subject" and case["task_type"] == "relaxation" and case["expect_empty_scope"]
+        assert len(scope["subject"]) == 2 and "science" not in scope["subject"]
+        assert relaxed["subject"] == scope["subject"] and relaxed["level"] != scope["level"]
+        held_at = {(c[0], c[1]) for c in idx.combos if scope["content_type"] in (None, c[2])}
+        assert not any((s, scope["level"]) in held_at for s in scope["subject"]), case["case_id"]
+        assert {idx.meta(d)["subject"] for d in case["relevant"]} == set(scope["subject"])
+        assert all(idx.meta(d)["level"] == relaxed["level"] for d in case["relevant"])
