@@ -20,7 +20,7 @@ from services.gate.evidence_ladder import evidence_ladder
 from services.gate.extract import Extraction
 from services.gate.ladder import LadderStep
 from services.gate.nearest import material_found
-from services.gate.overruled import overruled_absent, with_stated_w0
+from services.gate.overruled import dropped_absent, overruled_absent, with_stated_subject, with_stated_w0
 from services.gate.series import find_gap, gap_note, with_series_board
 from services.gate.sibling import sibling_rung, with_sibling_rung
 from services.gate.sittings import after_the_index
@@ -81,6 +81,8 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     ladder = with_sibling_rung(ladder, sibling_rung(decision.filter, unsatisfiable, probe))
     # the text's subject / level overruled because the index lacks it: that is a relaxation, not the exact scope
     ladder = with_stated_w0(ladder, overruled_absent(stated, decision, vocab), decision.filter)
+    # the text's subjects, which the index holds only at other levels, dropped or joined by others: the level moves
+    ladder = with_stated_subject(ladder, dropped_absent(stated, decision, vocab), decision.filter, vocab)
     if gap is not None:
         decision = replace(decision, notes=[*decision.notes, gap_note(gap, decision.filter, ladder)])
     return Inference(scope=decision.filter, ladder=ladder, strict_keys=list(decision.strict_keys),

@@ -10,13 +10,20 @@ empty — and the evidence's scope follows as W1, saying what moved and why.
 Where the stated value *is* held ("physics question about the Marshall Plan": physics exists), overruling it is a
 correction of a wrong subject, not a relaxation, and W0 stays the evidence's scope (curriculum README: for a wrongly
 named subject the gold scope holds the true value).
+
+Where the evidence did not replace the stated subjects but dropped them (nothing confident) or added others beside
+them, and the index holds them only at other levels ("8th grade geography + economics: ..."), the field the index
+lacks is the level (issue 21, class 2): W0 is the text's subjects at the asked level, then the nearest level that
+holds them, then the evidence's own rungs (``dropped_absent``, ``with_stated_subject``). Before, W0 was every
+subject at grade 8, labelled exact.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from chsr.relaxation import W0, W1
+from chsr.levels import nearest_levels
+from chsr.relaxation import W0, W1, W2
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceDecision
 from services.gate.evidence_features import StatedQuery
@@ -67,3 +74,40 @@ def _held(name: str, values: tuple, flt: Scope, vocab: Vocabulary) -> bool:
             else bool(set(values) & vocab.corpus_values("subject"))
     return bool(set(values) & vocab.held_levels(flt.subject)) if flt.subject \
         else bool(set(values) & vocab.corpus_values("level"))
+
+
+def dropped_absent(stated: StatedQuery, decision: EvidenceDecision, vocab: Vocabulary) -> tuple:
+    """The text's subjects, where the index holds none of them at the exact scope's level and the evidence put no
+    other subject in their place — it dropped the subject (nothing confident) or added others beside it — so the
+    field the index lacks is the level, not the subject ("8th grade geography + economics: ..."; the index holds
+    both at high school only). () otherwise; a subject the evidence *replaced* is ``overruled_absent``'s case."""
+    said = stated.get("subject")
+    flt = decision.filter
+    if said is None or not said.values or not flt.level or not vocab.has_corpus:
+        return ()
+    values = tuple(said.values)
+    if flt.subject and not set(values) < set(flt.subject):
+        return ()
+    if set(flt.level) & vocab.held_levels(values) or not vocab.held_levels(values):
+        return ()
+    return values
+
+
+def with_stated_subject(steps: list[LadderStep], subjects: tuple, flt: Scope, vocab: Vocabulary) -> list[LadderStep]:
+    """``steps`` with the text's subjects at the asked level as W0 (honestly empty) and the nearest level that holds
+    them next, before the evidence's rungs (its own W0 follows as a W1); a W0-only ladder is left as it is."""
+    if not subjects or len(steps) < 2:
+        return steps
+    asked = replace(flt, subject=subjects)
+    held = vocab.held_levels(subjects, flt.content_type) or vocab.held_levels(subjects)
+    nearest = nearest_levels(held, flt.level)
+    if not nearest:
+        return steps
+    names = "/".join(subjects)
+    w0 = LadderStep(W0, asked, f"W0 exact scope as the text states it (subject {names}: none held at "
+                               f"{'|'.join(flt.level)})")
+    rung = LadderStep(W2, replace(asked, level=nearest), f"W2 nearest level held: level {'|'.join(flt.level)} not "
+                                                         f"held for {names}; nearest held: {'|'.join(nearest)}")
+    first = replace(steps[0], step=W1, description=f"W1 the evidence's scope: {steps[0].description}")
+    rest = [s for s in steps[1:] if s.filter not in (asked, rung.filter)]
+    return [w0, rung, first, *rest]

@@ -46,3 +46,40 @@ def test_a_w0_only_ladder_answers_in_the_evidences_scope(mini):
     stated, decision = _decision(flt, "chemistry")
     strict = evidence_ladder(decision, mini, strict_scope=True)
     assert with_stated_w0(strict, overruled_absent(stated, decision, mini), flt) == strict
+
+
+def _dropped(flt: Scope, said: tuple[str, ...]) -> tuple[StatedQuery, EvidenceDecision]:
+    subject = FieldDecision("subject", flt.subject, 0.3, "both" if flt.subject else "stated", "rank")
+    decision = EvidenceDecision(fields={"subject": subject}, filter=flt, penalties={}, strict_keys=[], soft_fields={},
+                                label="gated", curriculum_share=1.0)
+    return StatedQuery({"subject": StatedField(said, 0.9)}), decision
+
+
+def test_subjects_held_only_at_other_levels_move_the_level_when_the_evidence_dropped_them(mini):
+    """"6th grade economics: ..." where the evidence was unsure of the subject and kept only the grade: before, W0
+    was every subject at grade 6 (general science items labelled exact). Economics is held at high school only, so
+    the field the index lacks is the level: W0 is economics at grade 6 (empty), then the nearest level holding it."""
+    from services.gate.overruled import dropped_absent, with_stated_subject
+
+    flt = Scope(level=("grade_6",))
+    stated, decision = _dropped(flt, ("economics",))
+    subjects = dropped_absent(stated, decision, mini)
+    assert subjects == ("economics",)
+    rungs = with_stated_subject(evidence_ladder(decision, mini), subjects, flt, mini)
+    assert rungs[0].step == W0 and rungs[0].filter == Scope(subject=("economics",), level=("grade_6",))
+    assert rungs[1].filter == Scope(subject=("economics",), level=("high_school",))
+    assert "level grade_6 not held for economics; nearest held: high_school" in rungs[1].description
+    assert rungs[2].step == W1 and rungs[2].filter == flt
+    joined = Scope(subject=("economics", "science"), level=("grade_6",))   # the evidence added a subject beside it
+    assert dropped_absent(*_dropped(joined, ("economics",)), mini) == ("economics",)
+
+
+def test_a_replaced_or_held_subject_is_not_this_rule(mini):
+    from services.gate.overruled import dropped_absent
+
+    replaced = Scope(subject=("science",), level=("grade_6",))             # overruled_absent's case
+    assert dropped_absent(*_dropped(replaced, ("economics",)), mini) == ()
+    held = Scope(level=("grade_8",))                                         # mathematics is held at grade 8
+    assert dropped_absent(*_dropped(held, ("mathematics",)), mini) == ()
+    no_level = Scope()
+    assert dropped_absent(*_dropped(no_level, ("economics",)), mini) == ()
