@@ -74,9 +74,9 @@ def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
 
     The subject moves only when it holds no such material at any level: general science to its disciplines; any
     other subject to the subjects whose material of that kind the evidence found near the top of a probe leg
-    (``found``, from :func:`material_found`; none on the text-only path): "high school chemistry textbook table of latent heats"
-    names a subject without a textbook, and the probe finds the table in the physics textbook (dev's adversarial
-    table cases name chemistry or biology for a physics textbook table). A history question the physics textbook
+    (``found``, from :func:`material_found`; none on the text-only path): "high school chemistry textbook table of
+    latent heats" names a subject without a textbook, and the probe finds the table in the physics textbook (dev's
+    adversarial table cases name chemistry or biology for a physics textbook table). A history question the physics textbook
     does not answer ("history textbook chapter on the industrial revolution") finds no textbook at the top of the
     probe, and keeps going down the ladder."""
     if len(steps) < 2 or not vocab.has_corpus:
