@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from chsr.levels import nearest_levels
 from chsr.relaxation import W1, W2
+from chsr.scope import Scope
 from services.gate.evidence_features import EvidenceHit
 from services.gate.ladder import SCIENCE_DISCIPLINES, LadderStep
 from services.gate.vocabulary import Vocabulary
@@ -30,22 +31,26 @@ def with_nearest_level(steps: list[LadderStep], vocab: Vocabulary) -> list[Ladde
     at = next((i for i, s in enumerate(steps) if s.step == W2), None)
     if at is None or at == 0 or not vocab.has_corpus:
         return steps
-    base = steps[at - 1].filter
-    if not base.level or not base.subject:
+    rung = nearest_level_rung(steps[at - 1].filter, vocab)
+    if rung is None or any(s.filter == rung.filter for s in steps):
         return steps
+    return steps[:at] + [rung] + steps[at:]
+
+
+def nearest_level_rung(base: Scope, vocab: Vocabulary) -> LadderStep | None:
+    """The W2 rung moving ``base``'s level to the nearest level held for its subject (and content type), saying
+    what moved; None when ``base`` names no subject or level, or its level is held."""
+    if not base.level or not base.subject:
+        return None
     held = vocab.held_levels(base.subject, base.content_type) or vocab.held_levels(base.subject)
     if not held or set(base.level) & held:
-        return steps
+        return None
     nearest = nearest_levels(held, base.level)
     if not nearest:
-        return steps
-    relaxed = replace(base, level=nearest)
-    if any(s.filter == relaxed for s in steps):
-        return steps
+        return None
     what = "/".join(base.subject) + (f" {'/'.join(base.content_type)}" if base.content_type else "")
-    rung = LadderStep(W2, relaxed, f"W2 nearest level held: level {'|'.join(base.level)} not held for {what}; "
-                                   f"nearest held: {'|'.join(nearest)}")
-    return steps[:at] + [rung] + steps[at:]
+    return LadderStep(W2, replace(base, level=nearest), f"W2 nearest level held: level {'|'.join(base.level)} not "
+                                                         f"held for {what}; nearest held: {'|'.join(nearest)}")
 
 
 #: Content types a request keeps when it relaxes: what the student asked to read, not a question to answer.

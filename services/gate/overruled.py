@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from chsr.levels import nearest_levels
-from chsr.relaxation import W0, W1, W2
+from chsr.relaxation import W0, W1
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceDecision
 from services.gate.evidence_features import StatedQuery
 from services.gate.ladder import LadderStep
+from services.gate.nearest import nearest_level_rung
 from services.gate.vocabulary import Vocabulary
 
 #: The fields whose stated values are checked against the catalogue's subject x level cells.
@@ -99,15 +99,11 @@ def with_stated_subject(steps: list[LadderStep], subjects: tuple, flt: Scope, vo
     if not subjects or len(steps) < 2:
         return steps
     asked = replace(flt, subject=subjects)
-    held = vocab.held_levels(subjects, flt.content_type) or vocab.held_levels(subjects)
-    nearest = nearest_levels(held, flt.level)
-    if not nearest:
+    rung = nearest_level_rung(asked, vocab)
+    if rung is None:
         return steps
-    names = "/".join(subjects)
-    w0 = LadderStep(W0, asked, f"W0 exact scope as the text states it (subject {names}: none held at "
+    w0 = LadderStep(W0, asked, f"W0 exact scope as the text states it (subject {'/'.join(subjects)}: none held at "
                                f"{'|'.join(flt.level)})")
-    rung = LadderStep(W2, replace(asked, level=nearest), f"W2 nearest level held: level {'|'.join(flt.level)} not "
-                                                         f"held for {names}; nearest held: {'|'.join(nearest)}")
     first = replace(steps[0], step=W1, description=f"W1 the evidence's scope: {steps[0].description}")
     rest = [s for s in steps[1:] if s.filter not in (asked, rung.filter)]
     return [w0, rung, first, *rest]
