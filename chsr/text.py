@@ -29,6 +29,12 @@ they this to was will with what which who whom whose why how when where do does 
 """.split())
 
 
+#: The name of :func:`tokenize`'s output, stored beside indexed terms (the embedded BM25 reports it, and
+#: Elasticsearch keeps it on every document next to its ``terms``). Change it whenever ``tokenize`` changes:
+#: a document indexed under another name has its terms rewritten on its next upsert.
+TOKENIZER = "snowball-en+cjk-bigrams"
+
+
 @lru_cache(maxsize=1)
 def _stemmer() -> Stemmer.Stemmer:
     return Stemmer.Stemmer("english")

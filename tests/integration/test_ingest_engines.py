@@ -17,6 +17,7 @@ import pytest
 
 from chsr.client import GatewayClient
 from chsr.documents import Citation, Doc
+from chsr.scope import Scope
 from chsr.v1 import gateway_pb2, retriever_pb2, retriever_pb2_grpc
 from tests.conftest import Mesh, start_mesh
 from tests.faults.harness import MESH_ENV, drop_engine_data, require_engines
@@ -125,7 +126,7 @@ def test_indexes_made_before_citations_are_upgraded(tmp_path: Path) -> None:
     try:
         # the mapping and properties as they were before citations existed
         old = ElasticsearchSparseBackend._mappings()
-        for name in ("citation", "chunking"):
+        for name in ("citation", "chunking", "terms", "tokenizer"):
             old["properties"].pop(name)
         for name in ("title", "text"):
             old["properties"][name] = {"type": "text"}
@@ -141,6 +142,14 @@ def test_indexes_made_before_citations_are_upgraded(tmp_path: Path) -> None:
 
         assert es.upsert([cited]).indexed == 1 and es.get(["old"])[0].text == "old"
         assert kept(es.get(["f:q1"])) == (cited.citation, "digest", "p.pdf")
+        assert [h.doc_id for h in es.search("forces", Scope(), 5)] == ["f:q1"]
+        # a document indexed before kernel terms has none: same content, yet its next upsert rewrites it
+        stale = Doc(id="old", text="old")
+        es._es.index(index=index, id="old", refresh=True,
+                     document={"doc_id": "old", "text": "old", "content_hash": stale.content_hash()})
+        assert es.search("old", Scope(), 5) == []
+        assert es.upsert([stale]).indexed == 1 and [h.doc_id for h in es.search("old", Scope(), 5)] == ["old"]
+        assert es.upsert([stale]).indexed == 0
         assert dense.upsert([cited], [[1.0, 0.0, 0.0]]).indexed == 1
         assert kept(dense.get(["f:q1"])) == (cited.citation, "digest", "p.pdf")
         assert [e.doc_id for e in es.entries("p.pdf")] == ["f:q1"] == [e.doc_id for e in dense.entries("p.pdf")]

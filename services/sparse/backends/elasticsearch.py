@@ -4,14 +4,20 @@ Why it looks like this ("Backends"):
 
 * One index per corpus, created through an index template so the mapping is declared
   once: curriculum fields are ``keyword``/``integer`` (exact, case-sensitive, like the
-  embedded mask), ``title`` and ``text`` use the best English analyzer the running
-  distribution carries (:func:`choose_analyzer`), ``_id`` is the
-  document id, and ``content_hash`` (stored, not indexed) lets an upsert skip unchanged
-  documents after one ``mget``.
-* Scoring: ``combined_fields`` over title and text is BM25F, i.e. BM25 over the two
-  fields as if they were one, the same thing the embedded backend scores
-  (``Doc.full_text``). k1/b are index ``similarity`` settings; defaults 1.2/0.75 are the
-  embedded backend's (and Lucene's) defaults.
+  embedded mask), ``_id`` is the document id, and ``content_hash`` (stored, not indexed)
+  lets an upsert skip unchanged documents after one ``mget``.
+* Scoring: BM25 over ``terms``, the document's ``Doc.full_text`` cut by the kernel's
+  :func:`chsr.text.tokenize` (Snowball English stems, CJK unigrams + bigrams) and indexed
+  with the ``whitespace`` analyzer; the query is cut by the same function. Both backends
+  therefore score the same tokens, and the gate's evidence probe sees the same hits on either
+  (docs/decisions/one-tokenizer.md). k1/b are index ``similarity`` settings; defaults
+  1.2/0.75 are the embedded backend's (and Lucene's) defaults. ``title`` and ``text`` keep
+  the best English analyzer the distribution carries (:func:`choose_analyzer`) for ad-hoc
+  queries by other tools; the mesh does not search them.
+* Each document stores the tokenizer's name (``tokenizer``, :data:`chsr.text.TOKENIZER`). A
+  document indexed under another name (or before ``terms`` existed) counts as changed, so
+  its next upsert rewrites its terms; an index made before ``terms`` gets the field added
+  on first use and logs that its documents need one re-ingest.
 * Gating is pre-retrieval: each constrained field becomes one ``terms`` clause in
   ``bool.filter``; a document without the field never matches (null never matches).
 * A chunk's citation (``citation.*``) and chunking digest are stored, not indexed; an index
@@ -48,6 +54,7 @@ from services.retrieval.backend import BackendUnavailable, Hit, ItemFailure, Sto
 from services.sparse.backends.es_cluster import IndexLayout, allocation_reason, copies_acknowledged
 from services.sparse.lexical_models import CorpusSnapshot
 from chsr.scope import Scope
+from chsr.text import TOKENIZER, tokenize
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +73,8 @@ IDS_AND_SCORES: dict[str, Any] = {"track_total_hits": False, "source": False, "s
 #: no stored ``_source`` (title, text) is decompressed and parsed.
 IDS_SCORES_AND_METADATA: dict[str, Any] = IDS_AND_SCORES | {
     "docvalue_fields": ["doc_id", *METADATA_FIELDS], "filter_path": "hits.hits.fields,hits.hits._score"}
+#: Stored fields a read never returns (bookkeeping and the derived terms).
+SOURCE_EXCLUDES = ["content_hash", "terms", "tokenizer"]
 ALLOCATION_TIMEOUT = "30s"   # how long start-up waits for an index's primaries to be allocated
 WRITE_TIMEOUT = "30s"        # how long a write waits for its required copies to be active
 _FIELD_IN_REASON = re.compile(r"failed to parse field \[([^\]]+)\]")
@@ -156,10 +165,19 @@ class ElasticsearchSparseBackend:
                 else:
                     self._converge(index)
                 self._wait_allocated(index)
-            es.indices.put_mapping(index=self._index, properties=_citation_properties())  # older indexes
+            self._add_later_fields(es)
             self._ready = True
             log.info("elasticsearch index ready", extra={"index": self._index, "analyzer": self._analyzer,
                                                           **self._layout.describe(self._data_nodes)})
+
+    def _add_later_fields(self, es: Elasticsearch) -> None:
+        """Fields added after the first release (citations, kernel terms) put into an older index's
+        mapping; a strict mapping takes new fields, never changed ones."""
+        had = es.indices.get_mapping(index=self._index)[self._index]["mappings"].get("properties", {})
+        es.indices.put_mapping(index=self._index, properties=_citation_properties() | _terms_properties())
+        if "terms" not in had and es.count(index=self._index)["count"]:
+            log.warning("elasticsearch index predates kernel terms: its documents are not found until they "
+                        "are ingested again", extra={"index": self._index})
 
     def _known_nodes(self) -> int:
         """Nodes in the cluster's voting configuration (a node that is down still counts)."""
@@ -215,6 +233,7 @@ class ElasticsearchSparseBackend:
         for name in METADATA_FIELDS:
             props[name] = {"type": "integer"} if name in METADATA_INT else {"type": "keyword"}
         props.update(_citation_properties())
+        props.update(_terms_properties())
         return {"dynamic": "strict", "properties": props}
 
     def _bump_generation(self) -> int:
@@ -248,10 +267,11 @@ class ElasticsearchSparseBackend:
         out: dict[str, str] = {}
         for start in range(0, len(ids), MGET_CHUNK):
             chunk = ids[start:start + MGET_CHUNK]
-            resp = self._bulk_es.mget(index=self._index, ids=chunk, source=["content_hash"])
+            resp = self._bulk_es.mget(index=self._index, ids=chunk, source=["content_hash", "tokenizer"])
             for d in resp["docs"]:
-                if d.get("found"):
-                    out[d["_id"]] = d["_source"].get("content_hash", "")
+                if d.get("found"):  # terms cut by another tokenizer are stale: the document counts as changed
+                    current = d["_source"].get("tokenizer") == TOKENIZER
+                    out[d["_id"]] = d["_source"].get("content_hash", "") if current else ""
         return out
 
     def _bulk_index(self, docs: list[Doc], result: UpsertResult, need: int = 1) -> None:
@@ -304,7 +324,10 @@ class ElasticsearchSparseBackend:
         if k <= 0 or not query.strip():
             return []
         self._ensure()
-        body = {"bool": {"must": [{"combined_fields": {"query": query, "fields": ["title", "text"]}}],
+        terms = tokenize(query)
+        if not terms:
+            return []
+        body = {"bool": {"must": [{"match": {"terms": {"query": " ".join(terms)}}}],
                          "filter": scope_filter(flt)}}
         with self._guard("search"):
             if metadata_only:
@@ -314,7 +337,7 @@ class ElasticsearchSparseBackend:
                         for h in resp.get("hits", {}).get("hits", [])]
             if with_docs:
                 resp = self._es.search(index=self._index, query=body, size=k, track_total_hits=False,
-                                       source_excludes=["content_hash"], **self._search_options)
+                                       source_excludes=SOURCE_EXCLUDES, **self._search_options)
             else:
                 resp = self._es.search(index=self._index, query=body, size=k, **IDS_AND_SCORES, **self._search_options)
                 return [Hit(doc_id=h["fields"]["doc_id"][0], score=float(h["_score"]))
@@ -330,7 +353,7 @@ class ElasticsearchSparseBackend:
         with self._guard("get"):
             for start in range(0, len(ids), MGET_CHUNK):
                 resp = self._es.mget(index=self._index, ids=list(ids[start:start + MGET_CHUNK]),
-                                     source_excludes=["content_hash"])
+                                     source_excludes=SOURCE_EXCLUDES)
                 found.update({d["_id"]: _from_source(d["_id"], d["_source"]) for d in resp["docs"] if d.get("found")})
         return [found[i] for i in dict.fromkeys(ids) if i in found]
 
@@ -373,7 +396,7 @@ class ElasticsearchSparseBackend:
         server over these; docs/decisions.md). The generation is read first: a write during the scan
         makes the next search take a new snapshot."""
         generation = self.generation()
-        hits = self._scan("snapshot", self._bulk_es, source_excludes=["content_hash"])
+        hits = self._scan("snapshot", self._bulk_es, source_excludes=SOURCE_EXCLUDES)
         return CorpusSnapshot(generation, [_from_source(h["_id"], h["_source"]) for h in hits])
 
     def generation(self) -> int:
@@ -386,7 +409,7 @@ class ElasticsearchSparseBackend:
 
     def details(self) -> dict[str, str]:
         return {"engine": "elasticsearch", "url": self._url, "index": self._index, "analyzer": self._analyzer,
-                "k1": str(self._k1), "b": str(self._b), "query": "combined_fields(title,text) + bool.filter",
+                "tokenizer": TOKENIZER, "k1": str(self._k1), "b": str(self._b), "query": "match(terms) + bool.filter",
                 **self._layout.describe(self._data_nodes)}
 
     def drop(self) -> None:
@@ -405,7 +428,8 @@ class ElasticsearchSparseBackend:
 #: module (no stemmer/snowball/kstem), but core Lucene keeps ``hunspell``; with the en_US dictionary
 #: that deploy/local installs it gives dictionary stemming (cats->cat, gases->gas). The last
 #: resort is lowercase + English stop words. All use the standard tokenizer, which splits CJK
-#: ideographs into single characters, so CJK text stays searchable.
+#: ideographs into single characters, so CJK text stays searchable. They analyse ``title`` and ``text``
+#: only, for other tools' ad-hoc queries; the mesh's BM25 runs over the kernel-tokenized ``terms``.
 ANALYZERS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("english", {"analyzer": {"chsr_text": {"type": "english"}}}),
     ("standard+stop+hunspell_en_US", {
@@ -449,8 +473,18 @@ def _citation_properties() -> dict[str, Any]:
     return {"citation": {"type": "object", "properties": citation}, "chunking": stored("keyword")}
 
 
+def _terms_properties() -> dict[str, Any]:
+    """``terms``: the kernel tokenizer's output, space-joined, split again on whitespace only (the
+    ``whitespace`` analyzer is in every distribution, the integ-test zip included); ``tokenizer``:
+    stored, not indexed."""
+    return {"terms": {"type": "text", "analyzer": "whitespace"},
+            "tokenizer": {"type": "keyword", "index": False, "doc_values": False}}
+
+
 def _to_source(doc: Doc) -> dict[str, Any]:
-    src: dict[str, Any] = {"doc_id": doc.id, "title": doc.title, "text": doc.text, "content_hash": doc.content_hash()}
+    src: dict[str, Any] = {"doc_id": doc.id, "title": doc.title, "text": doc.text,
+                           "terms": " ".join(tokenize(doc.full_text)), "tokenizer": TOKENIZER,
+                           "content_hash": doc.content_hash()}
     src.update({k: v for k, v in doc.metadata.items() if k in METADATA_FIELDS and v is not None})
     if doc.citation is not None:
         src["citation"] = {k: v for k, v in doc.citation.to_dict().items() if v is not None}

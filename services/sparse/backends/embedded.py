@@ -21,7 +21,7 @@ from services.retrieval.docstore import DocStore, DocStoreBacked
 from services.retrieval.backend import Hit, UpsertResult
 from services.sparse.lexical_models import CorpusSnapshot
 from chsr.scope import Scope
-from chsr.text import tokenize
+from chsr.text import TOKENIZER, tokenize
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ class EmbeddedSparseBackend(DocStoreBacked):
             return CorpusSnapshot(self._built_generation, list(self._docs), list(self._tokens))
 
     def details(self) -> dict[str, str]:
-        return {"k1": str(self._k1), "b": str(self._b), "tokenizer": "snowball-en+cjk-bigrams"}
+        return {"k1": str(self._k1), "b": str(self._b), "tokenizer": TOKENIZER}
 
     def close(self) -> None:
         self._store.close()
