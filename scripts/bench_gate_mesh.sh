@@ -4,6 +4,8 @@
 # tuned on), then ../shared/tools/curriculum_score.py.
 #   CHSR_CURRICULUM_DIR=../shared/data/curriculum bash scripts/bench_gate_mesh.sh [OUT_DIR] [embedded|engines]
 #   CHSR_GEN_SAMPLE=5 (every 5th generated case; 1 = all 5,250)   CHSR_BENCH_PIPELINES=B,C,E
+#   CHSR_BENCH_SETS=dev,generated,validation,authored ("authored": the 170 independently written cases in
+#   benchmarks/cerb-generalisation/authored, measured like validation)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${CHSR_CURRICULUM_DIR:-../shared/data/curriculum}
@@ -23,6 +25,8 @@ fi
 mkdir -p "$OUT"
 .venv/bin/python -m tools.gate.mesh_report queries "$DATA/cases.dev.jsonl" "$OUT/dev.queries.jsonl"
 .venv/bin/python -m tools.gate.mesh_report queries "$DATA/cases.validation.jsonl" "$OUT/validation.queries.jsonl"
+AUTHORED=benchmarks/cerb-generalisation/authored/cases.jsonl
+.venv/bin/python -m tools.gate.mesh_report queries "$AUTHORED" "$OUT/authored.queries.jsonl"
 .venv/bin/python -m tools.gate.mesh_report queries benchmarks/cerb-generalisation/generated.jsonl \
   "$OUT/generated.queries.jsonl" --sample "${CHSR_GEN_SAMPLE:-5}" --cases-out "$OUT/generated.cases.jsonl"
 .venv/bin/chsr up --backend "$BACKEND" --data-dir "$DATA_DIR" --port "$PORT" --metrics-base $((PORT + 8)) \
@@ -35,6 +39,7 @@ for _ in $(seq 1 300); do grep -q "^chsr mesh up" "$OUT/up.log" 2>/dev/null && b
 for set in ${SETS//,/ }; do
   cases=$DATA/cases.$set.jsonl
   [ "$set" = generated ] && cases=$OUT/generated.cases.jsonl
+  [ "$set" = authored ] && cases=$AUTHORED
   for p in ${PIPELINES//,/ }; do
     .venv/bin/chsr run "$OUT/$set.queries.jsonl" -p "$p" -k 8 --concurrency 1 --gateway "$GW" \
       --out "$OUT/$set-$p.run.jsonl"

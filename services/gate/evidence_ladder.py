@@ -21,9 +21,9 @@ from dataclasses import replace
 from typing import Callable, Collection, Mapping
 
 from chsr.relaxation import W1, W2, step_label
-from chsr.scope import Scope
+from chsr.scope import MARKING_TYPES, Scope
 from services.gate.evidence import EvidenceDecision
-from services.gate.ladder import LadderStep, build_ladder
+from services.gate.ladder import CONTENT_KIN, LadderStep, build_ladder
 from services.gate.nearest import with_nearest_level, with_reference_material
 from services.gate.series import SeriesGap, with_series_rungs
 from services.gate.vocabulary import Vocabulary
@@ -59,6 +59,11 @@ def _evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope
     if topic:  # a W1 rung right after W0: the same level, the field where the evidence holds the material
         relaxed = replace(flt, **{n: tuple(v) for n, v in topic.items() if getattr(flt, n)})
         steps = _insert(steps, W1, relaxed, _text(flt, topic), before=lambda r: r.step >= W1)
+        kin = _marking_kin(flt, topic.get("content_type", ()))
+        if kin:  # marking material's kin (a solution for a mark scheme) before the item itself
+            widened = replace(flt, content_type=kin)
+            steps = _insert([r for r in steps if r.filter != widened], W1, widened, _text(flt, {"content_type": kin}),
+                            before=lambda r: r.step >= W1)
     if "level" in alternatives and flt.level:
         # after the nearest widening (band, one and two grades; README: relaxation goes to the *nearest*
         # scope), before the level is dropped altogether: the level where the evidence holds the material
@@ -68,6 +73,21 @@ def _evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope
             steps = _insert(steps, W2, relaxed, _text(flt, {"level": alternatives["level"]}),
                             before=lambda r: r.step > W2 or (r.step == W2 and not r.filter.level))
     return steps
+
+
+def _marking_kin(flt: Scope, alternative: Collection[str]) -> tuple[str, ...]:
+    """The asked marking types and their kin (``CONTENT_KIN``), where the evidence would move a marking request for
+    a numbered item of a named paper to another content type (the question itself); () otherwise. A Gaokao
+    multiple-choice item has a worked solution, not a mark scheme: asked for its mark scheme, the same item's
+    solution is nearer than the question (curriculum README: relaxation goes to the nearest scope). Without a named
+    item the kin would be any paper's marking material, and the evidence's content type is where the item is."""
+    asked = flt.content_type
+    if not flt.paper or not flt.question_number:
+        return ()
+    if not asked or not alternative or not set(asked) <= set(MARKING_TYPES) or set(alternative) & set(MARKING_TYPES):
+        return ()
+    kin = tuple(dict.fromkeys([*asked, *(k for c in asked for k in CONTENT_KIN.get(c, ()))]))
+    return kin if kin != asked else ()
 
 
 def _text(flt: Scope, alternatives: Mapping[str, tuple]) -> str:

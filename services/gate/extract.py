@@ -35,6 +35,9 @@ STRICT_MIN = 0.8
 YEAR_MULTI = 0.6
 #: A year, alone or glued to an exam acronym that follows it ("2001AMC12A"), never part of a longer token.
 _YEAR = re.compile(r"(?<![0-9A-Za-z_^.\-/])(?P<y>(?:19|20)\d\d)(?:\s*年)?(?![0-9a-z_^])(?![A-Z](?![A-Z]))")
+#: A two-digit year in Chinese shorthand, only when a paper name follows it ("18年全国II卷", "22年甲卷",
+#: "19年高考"): elsewhere "18年" is a duration.
+_SHORT_YEAR = re.compile(r"(?<![0-9])(?P<yy>\d\d)\s*年\s*(?=高考|全国|新课标|新高考|[甲乙丙]卷)")
 _OPERATORS = set("=+-*/<>^_")
 
 
@@ -143,6 +146,11 @@ def _years(st: SpanText, vocab: Vocabulary) -> tuple | None:
             continue  # out of range, or a number inside a formula ("x = 2000")
         found.append((year, match.group(0)))
         st.claim(match.start(), match.end(), "year")
+    for match in _SHORT_YEAR.finditer(view):
+        year = 2000 + int(match.group("yy"))
+        if low <= year <= high:
+            found.append((year, match.group(0)))
+            st.claim(match.start(), match.end(), "year")
     if not found:
         return None
     years = tuple(dict.fromkeys(y for y, _ in found))

@@ -20,9 +20,10 @@ from services.gate.evidence_ladder import evidence_ladder
 from services.gate.extract import Extraction
 from services.gate.ladder import LadderStep
 from services.gate.nearest import material_found
-from services.gate.overruled import dropped_absent, overruled_absent, with_stated_subject, with_stated_w0
+from services.gate.overruled import (dropped_absent, overruled_absent, replaced_next_door, with_stated_fallback,
+                                     with_stated_subject, with_stated_w0)
 from services.gate.series import find_gap, gap_note, with_series_board
-from services.gate.sibling import sibling_rung, with_sibling_rung
+from services.gate.sibling import corrected_sitting, sibling_rung, with_sibling_rung
 from services.gate.sittings import after_the_index
 from services.gate.vocabulary import Vocabulary
 
@@ -66,6 +67,9 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     gap = find_gap(decision.filter, boards, vocab)
     if gap is not None:
         decision = replace(decision, filter=with_series_board(decision.filter, gap))
+    corrected = corrected_sitting(decision.filter, decision.fields.get("subject"), probe)
+    if corrected is not None:  # the text's subject is wrong and the sibling paper of its sitting holds the item
+        decision = replace(decision, filter=corrected[0], notes=[*decision.notes, corrected[1]])
     future = after_the_index(decision.filter, vocab)
     if future:  # a sitting after the index's last year: nothing to relax to (services.gate.sittings)
         strict_scope = True
@@ -80,7 +84,11 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     # a numbered item named under the wrong subject of a real sitting: the sibling paper holding it, right after W0
     ladder = with_sibling_rung(ladder, sibling_rung(decision.filter, unsatisfiable, probe))
     # the text's subject / level overruled because the index lacks it: that is a relaxation, not the exact scope
-    ladder = with_stated_w0(ladder, overruled_absent(stated, decision, vocab), decision.filter)
+    overruled = overruled_absent(stated, decision, vocab)
+    ladder = with_stated_w0(ladder, overruled, decision.filter)
+    # ... and where the index holds it next door, tried at that level when the evidence's scope has nothing on topic
+    ladder = with_stated_fallback(ladder, replaced_next_door(overruled, decision.filter, vocab),
+                                  decision.filter, vocab)
     # the text's subjects, which the index holds only at other levels, dropped or joined by others: the level moves
     ladder = with_stated_subject(ladder, dropped_absent(stated, decision, vocab), decision.filter, vocab)
     if gap is not None:

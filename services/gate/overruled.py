@@ -16,13 +16,22 @@ them, and the index holds them only at other levels ("8th grade geography + econ
 lacks is the level (issue 21, class 2): W0 is the text's subjects at the asked level, then the nearest level that
 holds them, then the evidence's own rungs (``dropped_absent``, ``with_stated_subject``). Before, W0 was every
 subject at grade 8, labelled exact.
+
+Where the evidence *replaced* the subjects and the index holds them one step from the asked level (``ADJACENT``:
+"pregunta de geografía de nivel universitario", geography held at high school), either field may be the one it
+lacks: a wrongly named subject ("gr. 10 economics quiz question" about pencils; economics is held at high school)
+or the level. The evidence's scope is tried first (W1, as above); when it has nothing on topic, the text's subjects
+at the nearest level and then at every level holding them come before the evidence's level widenings
+(``replaced_next_door``, ``with_stated_fallback``). The probe of a Spanish or German query finds that language's items
+first, whatever their subject, so its subject can be wrong where the text's is right.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from chsr.relaxation import W0, W1
+from chsr.levels import level_distance
+from chsr.relaxation import W0, W1, W2
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceDecision
 from services.gate.evidence_features import StatedQuery
@@ -32,6 +41,9 @@ from services.gate.vocabulary import Vocabulary
 
 #: The fields whose stated values are checked against the catalogue's subject x level cells.
 CELL_FIELDS: tuple[str, ...] = ("subject", "level")
+#: How far (chsr.levels.level_distance) the nearest level holding a stated subject may lie from the asked level for
+#: the level, not the subject, to be the field the index lacks: one grade, or high school <-> college.
+ADJACENT = 1
 
 
 def overruled_absent(stated: StatedQuery, decision: EvidenceDecision, vocab: Vocabulary) -> dict[str, tuple]:
@@ -86,11 +98,25 @@ def dropped_absent(stated: StatedQuery, decision: EvidenceDecision, vocab: Vocab
     if said is None or not said.values or not flt.level or not vocab.has_corpus:
         return ()
     values = tuple(said.values)
-    if flt.subject and not set(values) < set(flt.subject):
-        return ()
     if set(flt.level) & vocab.held_levels(values) or not vocab.held_levels(values):
         return ()
+    if flt.subject and not set(values) < set(flt.subject):
+        return ()
     return values
+
+
+def replaced_next_door(overruled: dict[str, tuple], flt: Scope, vocab: Vocabulary) -> tuple:
+    """The text's subjects, where the evidence replaced them (``overruled_absent``) and the index holds them one
+    step from the asked level (``held_next_door``); () otherwise."""
+    subjects = overruled.get("subject", ())
+    return subjects if subjects and flt.level and held_next_door(subjects, flt.level, vocab) else ()
+
+
+def held_next_door(subjects: tuple, levels: tuple, vocab: Vocabulary) -> bool:
+    """Does the index hold ``subjects`` at a level within ``ADJACENT`` of an asked level?"""
+    held = vocab.held_levels(subjects)
+    gaps = [d for lv in held for a in levels if (d := level_distance(lv, a)) is not None]
+    return bool(gaps) and min(gaps) <= ADJACENT
 
 
 def with_stated_subject(steps: list[LadderStep], subjects: tuple, flt: Scope, vocab: Vocabulary) -> list[LadderStep]:
@@ -104,6 +130,36 @@ def with_stated_subject(steps: list[LadderStep], subjects: tuple, flt: Scope, vo
         return steps
     w0 = LadderStep(W0, asked, f"W0 exact scope as the text states it (subject {'/'.join(subjects)}: none held at "
                                f"{'|'.join(flt.level)})")
+    every = _every_level_held(asked, rung, vocab)
+    widened = [every] if every else []
     first = replace(steps[0], step=W1, description=f"W1 the evidence's scope: {steps[0].description}")
-    rest = [s for s in steps[1:] if s.filter not in (asked, rung.filter)]
-    return [w0, rung, first, *rest]
+    own = (asked, rung.filter, *(w.filter for w in widened))
+    rest = [s for s in steps[1:] if s.filter not in own]
+    return [w0, rung, *widened, first, *rest]
+
+
+def with_stated_fallback(steps: list[LadderStep], subjects: tuple, flt: Scope, vocab: Vocabulary) -> list[LadderStep]:
+    """``steps`` with the text's subjects at the nearest level holding them, then at every level holding them, after
+    the evidence's W1 rungs and before its level widenings: tried when the evidence's own scope has nothing on topic
+    ("pregunta de geografía de nivel universitario": the evidence's physics at college has nothing about meanders)."""
+    if not subjects or len(steps) < 2:
+        return steps
+    asked = replace(flt, subject=subjects)
+    rung = nearest_level_rung(asked, vocab)
+    if rung is None or any(s.filter == rung.filter for s in steps):
+        return steps
+    every = _every_level_held(asked, rung, vocab)
+    added = [rung, *([every] if every and all(s.filter != every.filter for s in steps) else [])]
+    at = next((i for i, s in enumerate(steps) if i > 0 and s.step >= W2), len(steps))
+    return steps[:at] + added + steps[at:]
+
+
+def _every_level_held(asked: Scope, nearest: LadderStep, vocab: Vocabulary) -> LadderStep | None:
+    """The text's subjects at every level the index holds them at (nearest first on the grade line), tried before
+    the evidence's other subjects when the nearest level has nothing on topic; None when that adds no level."""
+    held = vocab.held_levels(asked.subject, asked.content_type) or vocab.held_levels(asked.subject)
+    if set(held) <= set(nearest.filter.level):
+        return None
+    levels = (*nearest.filter.level, *sorted(held - set(nearest.filter.level)))
+    return LadderStep(W2, replace(asked, level=levels), f"W2 every level held for {'/'.join(asked.subject)}: "
+                                                         f"{'|'.join(levels)}")

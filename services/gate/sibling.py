@@ -10,6 +10,12 @@ text's subject is the mistake (curriculum README: "the gold scope holds the true
 :func:`sibling_rung` makes that a W1 rung right after W0: the sibling paper (and its subject), the same year and
 number, saying what it replaced. It needs a hit the probe ranks in its top ``SIBLING_DEPTH`` of a leg; a look-up
 without topic words keeps its W0-only ladder (nothing but the number would tie the item to the query).
+
+The named paper may hold a question with that number too ("2018 全国3卷 生物 第8题 硫代硫酸钠 ...": the biology
+paper has a question 8, about something else). When the evidence overrules the text's subject, and the probe ranks
+the sibling's item (same sitting, year and number, in the evidence's subject) above the named paper's, the text's
+subject is the mistake and :func:`corrected_sitting` moves the exact scope to the sibling paper: W0, as for any
+wrongly named subject (curriculum README: the gold scope holds the true value).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from typing import Mapping, Sequence
 
 from chsr.relaxation import W1
 from chsr.scope import Scope
+from services.gate.evidence import FieldDecision
 from services.gate.evidence_features import EvidenceHit
 from services.gate.ladder import LadderStep
 
@@ -55,6 +62,31 @@ def sibling_rung(flt: Scope, unsatisfiable: Mapping[str, str], probe: Sequence[E
                                        f"{meta.get('question_number')} of {paper}{year} matches the query's words: "
                                        f"paper {'|'.join(flt.paper)} -> {paper}")
     return None
+
+
+def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence[EvidenceHit]) -> tuple[Scope, str] | None:
+    """The exact scope on the sibling paper, and a note saying why, when the evidence overruled the text's subject
+    and the probe ranks the sibling's numbered item above the named paper's; None otherwise."""
+    if subject is None or not subject.conflict or len(flt.paper) != 1 or not flt.question_number or not flt.year:
+        return None
+    ranked = sorted(probe, key=lambda h: h.rank)
+    named = [h.rank for h in ranked if h.metadata.get("paper") in flt.paper and _same_item(h, flt)]
+    for hit in ranked:
+        if hit.rank > SIBLING_DEPTH or (named and named[0] <= hit.rank):
+            return None
+        paper, found = hit.metadata.get("paper"), hit.metadata.get("subject")
+        if not paper or paper in flt.paper or not _same_item(hit, flt) or found not in subject.values:
+            continue
+        if not _same_sitting(paper, flt.paper[0]):
+            continue
+        note = (f"paper: the text names {flt.paper[0]}, but question {hit.metadata.get('question_number')} of "
+                f"{paper} ({hit.metadata.get('year')}) matches the query's words: the text's subject is corrected")
+        return replace(flt, paper=(paper,), subject=(found,)), note
+    return None
+
+
+def _same_item(hit: EvidenceHit, flt: Scope) -> bool:
+    return hit.metadata.get("question_number") in flt.question_number and hit.metadata.get("year") in flt.year
 
 
 def with_sibling_rung(steps: list[LadderStep], rung: LadderStep | None) -> list[LadderStep]:

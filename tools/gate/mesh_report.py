@@ -77,7 +77,8 @@ def _cell(rows: list[dict]) -> str:
 
 def breakdown(root: Path, sets: list[str], pipeline: str) -> str:
     """Per task type and per slice, each set side by side: ``n: nDCG@8 / leakage / exact-scope success``; then
-    how far generated is from validation on leakage and exact-scope success (the issue 21 protocol)."""
+    how far generated (and the authored set) are from validation on leakage and exact-scope success (the issue 21
+    protocol)."""
     per = {}
     for name in sets:
         scored = root / f"{name}-{pipeline}.score.json"
@@ -93,16 +94,22 @@ def breakdown(root: Path, sets: list[str], pipeline: str) -> str:
             out.append(f"| {value} | " + " | ".join(_cell([r for r in rows if r[group] == value])
                                                     for rows in per.values()) + " |")
         out.append("")
-    if "generated" in per and "validation" in per:
-        gaps = []
-        for key, label in (("leakage", "leakage"), ("ess", "exact-scope success")):
-            gen, val = _mean(per["generated"], key), _mean(per["validation"], key)
-            if gen is not None and val is not None:
-                gaps.append(f"{label} generated {gen:.3f} vs validation {val:.3f} (gap {gen - val:+.3f})")
-        out += ["Generated vs validation: " + "; ".join(gaps), ""]
-        if "dev" in per:
-            out += [mix_line(per["generated"], per["dev"], per["validation"]), ""]
+    for name in ("generated", "authored"):
+        if name in per and "validation" in per:
+            out += [gap_line(name, per[name], per["validation"]), ""]
+            if name == "generated" and "dev" in per:
+                out += [mix_line(per["generated"], per["dev"], per["validation"]), ""]
     return "\n".join(out) + "\n"
+
+
+def gap_line(name: str, rows: list[dict], validation: list[dict]) -> str:
+    """How far a measuring set is from validation on leakage and exact-scope success (the issue 21 protocol)."""
+    gaps = []
+    for key, label in (("leakage", "leakage"), ("ess", "exact-scope success")):
+        mine, val = _mean(rows, key), _mean(validation, key)
+        if mine is not None and val is not None:
+            gaps.append(f"{label} {name} {mine:.3f} vs validation {val:.3f} (gap {mine - val:+.3f})")
+    return f"{name.capitalize()} vs validation: " + "; ".join(gaps)
 
 
 def _cell_of(row: dict) -> tuple[str, str]:

@@ -36,10 +36,27 @@ def test_an_absent_level_widens_to_the_nearest_grades_before_the_evidence_level(
 
 
 def test_a_content_type_alternative_is_a_w1_rung(mini):
-    flt = Scope(subject=("science",), content_type=("mark_scheme",))
+    flt = Scope(subject=("science",), content_type=("exam_question",))
+    ct = FieldDecision("content_type", ("exam_question",), 0.9, "stated", "filter", alternative=("textbook",))
+    rungs = evidence_ladder(_decision(flt, {"content_type": ct}), mini)
+    assert rungs[1].step == W1 and rungs[1].filter.content_type == ("textbook",)
+
+
+def test_marking_material_tries_its_kin_before_the_item_itself(mini):
+    """A mark scheme asked for a Gaokao multiple-choice item, which has a worked solution: the evidence finds the
+    question, but the solution is nearer what was asked (the curriculum README's nearest scope)."""
+    flt = Scope(subject=("history",), year=(2018,), paper=("Gaokao 新课标III History",), content_type=("mark_scheme",),
+                question_number=(5,))
     ct = FieldDecision("content_type", ("mark_scheme",), 0.9, "stated", "filter", alternative=("exam_question",))
     rungs = evidence_ladder(_decision(flt, {"content_type": ct}), mini)
-    assert rungs[1].step == W1 and rungs[1].filter.content_type == ("exam_question",)
+    assert [r.filter.content_type for r in rungs[:3]] == [("mark_scheme",), ("mark_scheme", "solution"),
+                                                          ("exam_question",)]
+    assert rungs[1].step == W1 and "content_type mark_scheme -> mark_scheme|solution" in rungs[1].description
+    assert sum(r.filter == rungs[1].filter for r in rungs) == 1   # moved, not repeated
+    to_solution = FieldDecision("content_type", ("mark_scheme",), 0.9, "stated", "filter", alternative=("solution",))
+    assert evidence_ladder(_decision(flt, {"content_type": to_solution}), mini)[1].filter.content_type == ("solution",)
+    broad = Scope(subject=("mathematics",), content_type=("mark_scheme",))    # no named item: the evidence's type
+    assert evidence_ladder(_decision(broad, {"content_type": ct}), mini)[1].filter.content_type == ("exam_question",)
 
 
 def test_strict_scope_and_strict_keys_get_no_evidence_rung(mini):

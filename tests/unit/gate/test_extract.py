@@ -131,6 +131,8 @@ def test_exam_family_implies_level(bundled):
     ("2019 AMC 12A problem 9", (2019,)), ("2019年全国I卷物理", (2019,)), ("Gaokao 2018 chemistry", (2018,)),
     ("find a_2019 when a_1 = 1", ()), ("solve x = 2000 + y", ()), ("Marshall Plan 1947", ()), ("in 2040", ()),
     ("AMC 8 2004 problem 2 - rearranging the digits of 2004", (2004,)),
+    ("18年全国II卷政治第3题", (2018,)), ("22年甲卷生物第10题", (2022,)), ("19年高考物理", (2019,)),
+    ("经过18年的发展", ()), ("12年级历史考题", ()), ("2018年全国卷", (2018,)),
 ])
 def test_year(bundled, query, years):
     assert _field(bundled, query, "year") == years

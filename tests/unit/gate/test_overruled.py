@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chsr.relaxation import W0, W1
+from chsr.relaxation import W0, W1, W2
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceDecision, FieldDecision
 from services.gate.evidence_features import StatedField, StatedQuery
@@ -83,3 +83,33 @@ def test_a_replaced_or_held_subject_is_not_this_rule(mini):
     assert dropped_absent(*_dropped(held, ("mathematics",)), mini) == ()
     no_level = Scope()
     assert dropped_absent(*_dropped(no_level, ("economics",)), mini) == ()
+
+
+def test_a_replaced_subject_held_one_step_away_is_tried_there_before_the_evidence_widens_the_level(mini):
+    """"pregunta de geografía de nivel universitario ...": the probe of a Spanish query finds Spanish items first,
+    whatever their subject, and the evidence replaced geography by physics. The index holds geography next door
+    (high school), so after the evidence's own scope (W1, which may be right: a wrongly named subject) come the text's
+    subject at the nearest level and at every level holding it, before the evidence's level widenings."""
+    from services.gate.overruled import replaced_next_door, with_stated_fallback
+
+    flt = Scope(subject=("economics",), level=("college",))
+    stated, decision = _decision(flt, "physics")     # physics: high school (textbook) and grade 12 (Gaokao)
+    overruled = overruled_absent(stated, decision, mini)
+    assert overruled == {"subject": ("physics",)}
+    subjects = replaced_next_door(overruled, flt, mini)
+    assert subjects == ("physics",)
+    rungs = with_stated_fallback(with_stated_w0(evidence_ladder(decision, mini), overruled, flt), subjects, flt, mini)
+    assert rungs[0].step == W0 and rungs[0].filter == Scope(subject=("physics",), level=("college",))
+    assert rungs[1].step == W1 and rungs[1].filter == flt
+    at = next(i for i, r in enumerate(rungs) if r.filter.subject == ("physics",) and r.step == W2)
+    assert all(r.step <= W1 for r in rungs[:at]) and all(r.step >= W2 for r in rungs[at:])
+    assert rungs[at].filter == Scope(subject=("physics",), level=("high_school",))
+    assert set(rungs[at + 1].filter.level) == {"high_school", "grade_12"}
+
+
+def test_a_replaced_subject_held_far_away_is_the_evidences_case(mini):
+    from services.gate.overruled import replaced_next_door
+
+    flt = Scope(subject=("science",), level=("grade_4",))
+    stated, decision = _decision(flt, "physics")     # physics is held from grade 12: eight grades away
+    assert replaced_next_door(overruled_absent(stated, decision, mini), flt, mini) == ()

@@ -8,7 +8,8 @@ from chsr.relaxation import W0, W1
 from chsr.scope import Scope
 from services.gate.evidence_features import EvidenceHit
 from services.gate.ladder import LadderStep
-from services.gate.sibling import sibling_rung, with_sibling_rung
+from services.gate.evidence import FieldDecision
+from services.gate.sibling import corrected_sitting, sibling_rung, with_sibling_rung
 
 pytestmark = pytest.mark.unit
 
@@ -54,3 +55,34 @@ def test_amc_twins_are_not_one_sitting():
     asked = Scope.from_dict({"year": 2019, "paper": "AMC 10A", "question_number": 30, "exam_board": "MAA AMC"})
     probe = [hit("AMC 12A", 30, year=2019, exam_board="MAA AMC", subject="mathematics")]
     assert sibling_rung(asked, {"question_number": "beyond"}, probe) is None
+
+
+NAMED = Scope.from_dict({"level": "grade_12", "year": 2018, "paper": "Gaokao 新课标III Biology", "question_number": 8,
+                         "content_type": "exam_question", "exam_board": "China NCEE (Gaokao)"})
+OVERRULED = FieldDecision("subject", ("chemistry",), 0.42, "evidence", "rank",
+                          conflict="subject: the text says biology, the evidence says chemistry")
+
+
+def test_a_wrong_subject_whose_paper_holds_the_number_moves_to_the_sibling_the_probe_ranks_first():
+    """"2018 全国3卷 生物 第8题 硫代硫酸钠 ...": the biology paper has a question 8 too, about something else; the
+    probe ranks chemistry's question 8 of that sitting first, and the evidence says chemistry."""
+    probe = [hit("Gaokao 新课标III Chemistry", 8, year=2018, subject="chemistry"),
+             hit("Gaokao 新课标III Biology", 8, year=2018, rank=6, subject="biology")]
+    corrected = corrected_sitting(NAMED, OVERRULED, probe)
+    assert corrected is not None
+    flt, note = corrected
+    assert flt.paper == ("Gaokao 新课标III Chemistry",) and flt.subject == ("chemistry",)
+    assert flt.year == (2018,) and flt.question_number == (8,)
+    assert "the text's subject is corrected" in note
+
+
+@pytest.mark.parametrize("subject, probe", [
+    (OVERRULED, [hit("Gaokao 新课标III Biology", 8, year=2018, subject="biology"),        # the named item first
+                 hit("Gaokao 新课标III Chemistry", 8, year=2018, rank=2, subject="chemistry")]),
+    (FieldDecision("subject", ("biology",), 0.9, "both", "filter"),                      # no conflict
+     [hit("Gaokao 新课标III Chemistry", 8, year=2018, subject="chemistry")]),
+    (OVERRULED, [hit("Gaokao 新课标III Physics", 8, year=2018, subject="physics")]),      # not the evidence's subject
+    (OVERRULED, [hit("Gaokao 新课标II Chemistry", 8, year=2018, subject="chemistry")]),   # another sitting
+])
+def test_the_named_paper_stays_unless_the_evidence_and_the_probe_agree_on_a_sibling(subject, probe):
+    assert corrected_sitting(NAMED, subject, probe) is None
