@@ -15,7 +15,8 @@ The named paper may hold a question with that number too ("2018 全国3卷 生�
 paper has a question 8, about something else). When the evidence overrules the text's subject, and the probe ranks
 the sibling's item (same sitting, year and number, in the evidence's subject) above the named paper's, the text's
 subject is the mistake and :func:`corrected_sitting` moves the exact scope to the sibling paper: W0, as for any
-wrongly named subject (curriculum README: the gold scope holds the true value).
+wrongly named subject (curriculum README: the gold scope holds the true value). Without a question number the same
+holds for the sitting's year ("2018全国二卷 理综化学 垂体切除法 幼龄大鼠 ... 答案": the biology paper's item).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def sibling_rung(flt: Scope, unsatisfiable: Mapping[str, str], probe: Sequence[E
 def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence[EvidenceHit]) -> tuple[Scope, str] | None:
     """The exact scope on the sibling paper, and a note saying why, when the evidence overruled the text's subject
     and the probe ranks the sibling's numbered item above the named paper's; None otherwise."""
-    if subject is None or not subject.conflict or len(flt.paper) != 1 or not flt.question_number or not flt.year:
+    if subject is None or not subject.conflict or len(flt.paper) != 1 or not flt.year:
         return None
     ranked = sorted(probe, key=lambda h: h.rank)
     named = [h.rank for h in ranked if h.metadata.get("paper") in flt.paper and _same_item(h, flt)]
@@ -79,14 +80,17 @@ def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence
             continue
         if not _same_sitting(paper, flt.paper[0]):
             continue
-        note = (f"paper: the text names {flt.paper[0]}, but question {hit.metadata.get('question_number')} of "
-                f"{paper} ({hit.metadata.get('year')}) matches the query's words: the text's subject is corrected")
+        item = f"question {hit.metadata.get('question_number')} of " if flt.question_number else ""
+        note = (f"paper: the text names {flt.paper[0]}, but {item}{paper} ({hit.metadata.get('year')}) matches the "
+                f"query's words: the text's subject is corrected")
         return replace(flt, paper=(paper,), subject=(found,)), note
     return None
 
 
 def _same_item(hit: EvidenceHit, flt: Scope) -> bool:
-    return hit.metadata.get("question_number") in flt.question_number and hit.metadata.get("year") in flt.year
+    """The hit is the asked item's year (and number, where one is asked)."""
+    number = not flt.question_number or hit.metadata.get("question_number") in flt.question_number
+    return number and hit.metadata.get("year") in flt.year
 
 
 def with_sibling_rung(steps: list[LadderStep], rung: LadderStep | None) -> list[LadderStep]:

@@ -86,3 +86,15 @@ def test_a_wrong_subject_whose_paper_holds_the_number_moves_to_the_sibling_the_p
 ])
 def test_the_named_paper_stays_unless_the_evidence_and_the_probe_agree_on_a_sibling(subject, probe):
     assert corrected_sitting(NAMED, subject, probe) is None
+
+
+def test_without_a_number_the_sitting_year_decides():
+    """"2018全国二卷 理综化学 垂体切除法 幼龄大鼠 ... 答案": no number, a biology item of that sitting's year first."""
+    asked = NAMED.without("question_number")
+    probe = [hit("Gaokao 新课标III Chemistry", 31, year=2018, subject="chemistry"),
+             hit("Gaokao 新课标III Biology", 2, year=2018, rank=4, subject="biology")]
+    corrected = corrected_sitting(asked, OVERRULED, probe)
+    assert corrected is not None and corrected[0].paper == ("Gaokao 新课标III Chemistry",)
+    assert corrected[0].question_number == ()
+    probe = [hit("Gaokao 新课标III Chemistry", 31, year=2017, subject="chemistry")]   # another year
+    assert corrected_sitting(asked, OVERRULED, probe) is None
