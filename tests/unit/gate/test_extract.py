@@ -315,7 +315,7 @@ def test_no_question_number(bundled, query):
     ("mark scheme for 2019 paper 1", "mark_scheme"), ("marking scheme, question 4", "mark_scheme"),
     ("answer key for the quiz", "mark_scheme"), ("2017年新课标I卷理科数学第17题 参考答案和评分", "mark_scheme"),
     ("2019年全国一卷地理14题 答案", "mark_scheme"), ("worked solution to 2019 AMC 12A problem 9", "solution"),
-    ("2010 全国卷II 物理 第1题 答案解析", "solution"), ("how do you solve AMC 8 2004 problem 2", "solution"),
+    ("2010 全国卷II 物理 第1题 答案解析", "solution"), ("how do you solve AMC 8 2004 problem 2", "solution"), ("amc 8 2017 problem 8 - how do u solve it", "solution"),
     ("explain the answer to problem 5", "solution"), ("Common Core maths syllabus for grade 4", "syllabus"),
     ("curriculum standards for fractions", "syllabus"), ("Snell's law in the physics textbook", "textbook"),
     ("universal gravitation chapter", "textbook"), ("manuel de physique de lycée", "textbook"),
