@@ -58,7 +58,10 @@ def content_type(
         if chosen:
             values = tuple(dict.fromkeys(sp[3] for sp in chosen))
             evidence = ", ".join(sp[4] for sp in chosen)
-            if kind == "reference" and len(subjects) > 1 and not _all_have(vocab, subjects, values, levels):
+            # the corpus holds the named kinds for every subject, at the asked level or (the level being what the
+            # index lacks, which the ladder moves to the nearest held) at any level: the kinds do not exclude one
+            if kind == "reference" and len(subjects) > 1 and not (_all_have(vocab, subjects, values, levels)
+                                                                   or _all_have(vocab, subjects, values, ())):
                 return values, REFERENCE_IN_CROSS_SUBJECT, f"{evidence} (cross-subject query: qualifies one subject only)"
             return values, max(vocab_conf(hits, kind)), evidence
     questions = [sp for sp in spans if sp[2] == "question" and sp[4]]

@@ -39,6 +39,8 @@ _YEAR = re.compile(r"(?<![0-9A-Za-z_^.\-/])(?P<y>(?:19|20)\d\d)(?:\s*年)?(?![0-
 #: "19年高考"): elsewhere "18年" is a duration.
 _SHORT_YEAR = re.compile(r"(?<![0-9])(?P<yy>\d\d)\s*年\s*(?=高考|全国|新课标|新高考|[甲乙丙]卷)")
 _OPERATORS = set("=+-*/<>^_")
+#: Every letter + number token of the kind a look-up's shorthand uses ("q43", "p 8"): two of them are variables.
+_SHORTHAND = re.compile(r"(?<![0-9a-z\u00c0-\u024f])[qp]\.?\s?\d{1,3}")
 
 
 @dataclass
@@ -122,8 +124,12 @@ def _put(fields: dict, name: str, value: tuple | None) -> None:
 
 def _question_numbers(st: SpanText, vocab: Vocabulary) -> tuple | None:
     found: list[tuple[int, float, str]] = []
+    dated = bool(_YEAR.search(st.text) or _SHORT_YEAR.search(st.text))
     for pattern, spec in vocab.question_number_patterns:
-        for match in find_pattern(st, pattern, case_sensitive=bool(spec.get("case_sensitive"))):
+        matches = find_pattern(st, pattern, case_sensitive=bool(spec.get("case_sensitive")))
+        if spec.get("needs_year") and (not dated or len(set(_SHORTHAND.findall(st.text.lower()))) > 1):
+            continue  # a shorthand ("q43", "p8") names an item only once, in a dated look-up; "q1 ... q2" are variables
+        for match in matches:
             number = parse_number(match.group("n"))
             if number:
                 found.append((number, spec["confidence"], match.group(0)))

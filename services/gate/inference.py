@@ -24,7 +24,7 @@ from services.gate.overruled import (dropped_absent, overruled_absent, replaced_
                                      with_stated_subject, with_stated_w0)
 from services.gate.series import find_gap, gap_note, with_series_board
 from services.gate.sibling import corrected_sitting, sibling_rung, with_sibling_rung
-from services.gate.sittings import after_the_index
+from services.gate.sittings import after_the_index, series_not_held
 from services.gate.vocabulary import Vocabulary
 
 #: Fields whose corpus values the look-up rules consult (a stated board or paper the corpus lacks).
@@ -67,13 +67,19 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     gap = find_gap(decision.filter, boards, vocab)
     if gap is not None:
         decision = replace(decision, filter=with_series_board(decision.filter, gap))
-    corrected = corrected_sitting(decision.filter, decision.fields.get("subject"), probe)
+    corrected = corrected_sitting(decision.filter, decision.fields.get("subject"), probe, vocab.sitting_aliases)
     if corrected is not None:  # the text's subject is wrong and the sibling paper of its sitting holds the item
         decision = replace(decision, filter=corrected[0], notes=[*decision.notes, corrected[1]])
-    future = after_the_index(decision.filter, vocab)
-    if future:  # a sitting after the index's last year: nothing to relax to (services.gate.sittings)
+    # a sitting after the index's last year, an item of a series the index lacks: nothing to relax to
+    future = after_the_index(decision.filter, vocab) or series_not_held(decision.fields)
+    if future:  # (services.gate.sittings)
         strict_scope = True
         decision = replace(decision, notes=[*decision.notes, future])
+    unnumbered = vocab.unnumbered(decision.filter)
+    if unnumbered:  # the named paper's items of that year have no numbers: the number is the field to relax
+        decision = replace(decision, strict_keys=[k for k in decision.strict_keys if k != "question_number"],
+                           soft_fields={**decision.soft_fields, "question_number": unnumbered},
+                           notes=[*decision.notes, unnumbered])
     unsatisfiable = vocab.unsatisfiable(decision.filter)
     # a paper or session the index does not hold ("AMC 10C"), a question number past the paper's last: the exact
     # scope is empty, and the answer says why
@@ -82,7 +88,7 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
         decision = replace(decision, notes=[*decision.notes, *(n for n in said if n not in decision.notes)])
     ladder = evidence_ladder(decision, vocab, strict_scope, gap, unsatisfiable, material_found(probe))
     # a numbered item named under the wrong subject of a real sitting: the sibling paper holding it, right after W0
-    ladder = with_sibling_rung(ladder, sibling_rung(decision.filter, unsatisfiable, probe))
+    ladder = with_sibling_rung(ladder, sibling_rung(decision.filter, unsatisfiable, probe, vocab.sitting_aliases))
     # the text's subject / level overruled because the index lacks it: that is a relaxation, not the exact scope
     overruled = overruled_absent(stated, decision, vocab)
     ladder = with_stated_w0(ladder, overruled, decision.filter)

@@ -36,8 +36,10 @@ SIBLING_DEPTH = 10
 EMPTY_BECAUSE = ("question_number", "year")
 
 
-def sibling_rung(flt: Scope, unsatisfiable: Mapping[str, str], probe: Sequence[EvidenceHit]) -> LadderStep | None:
-    """The W1 rung to the sibling paper of the same sitting that holds the numbered item, or None."""
+def sibling_rung(flt: Scope, unsatisfiable: Mapping[str, str], probe: Sequence[EvidenceHit],
+                 aliases: Mapping[str, str] | None = None) -> LadderStep | None:
+    """The W1 rung to the sibling paper of the same sitting that holds the numbered item, or None.
+    ``aliases``: ``Vocabulary.sitting_aliases`` (one sitting filed under two names)."""
     if not flt.paper or not flt.question_number or not any(k in unsatisfiable for k in EMPTY_BECAUSE):
         return None
     for hit in sorted(probe, key=lambda h: h.rank):
@@ -53,7 +55,7 @@ def sibling_rung(flt: Scope, unsatisfiable: Mapping[str, str], probe: Sequence[E
             continue
         if flt.content_type and meta.get("content_type") not in flt.content_type:
             continue
-        if not any(_same_sitting(paper, asked) for asked in flt.paper):
+        if not any(_same_sitting(paper, asked, aliases) for asked in flt.paper):
             continue
         subject = meta.get("subject")
         relaxed = replace(flt, paper=(paper,), subject=(subject,) if subject and flt.subject else flt.subject)
@@ -65,7 +67,8 @@ def sibling_rung(flt: Scope, unsatisfiable: Mapping[str, str], probe: Sequence[E
     return None
 
 
-def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence[EvidenceHit]) -> tuple[Scope, str] | None:
+def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence[EvidenceHit],
+                      aliases: Mapping[str, str] | None = None) -> tuple[Scope, str] | None:
     """The exact scope on the sibling paper, and a note saying why, when the evidence overruled the text's subject
     and the probe ranks the sibling's numbered item above the named paper's; None otherwise."""
     if subject is None or not subject.conflict or len(flt.paper) != 1 or not flt.year:
@@ -78,7 +81,7 @@ def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence
         paper, found = hit.metadata.get("paper"), hit.metadata.get("subject")
         if not paper or paper in flt.paper or not _same_item(hit, flt) or found not in subject.values:
             continue
-        if not _same_sitting(paper, flt.paper[0]):
+        if not _same_sitting(paper, flt.paper[0], aliases):
             continue
         item = f"question {hit.metadata.get('question_number')} of " if flt.question_number else ""
         note = (f"paper: the text names {flt.paper[0]}, but {item}{paper} ({hit.metadata.get('year')}) matches the "
@@ -100,10 +103,13 @@ def with_sibling_rung(steps: list[LadderStep], rung: LadderStep | None) -> list[
     return [steps[0], rung, *steps[1:]]
 
 
-def _same_sitting(paper: str, asked: str) -> bool:
+def _same_sitting(paper: str, asked: str, aliases: Mapping[str, str] | None = None) -> bool:
     """Two papers of one sitting: their names share every word but the subject's ("Gaokao 新课标I Chemistry" and
-    "Gaokao 新课标I Physics"): the same first words, at least two, up to where either name's last word starts."""
-    a, b = paper.split(), asked.split()
+    "Gaokao 新课标I Physics"): the same first words, at least two, up to where either name's last word starts. A word
+    ``aliases`` names as one sitting's counts as the same ("Gaokao 全国III Mathematics I ..." and "Gaokao 新课标III
+    Biology")."""
+    aliases = aliases or {}
+    a, b = ([aliases.get(w, w) for w in name.split()] for name in (paper, asked))
     shared = 0
     for x, y in zip(a, b):
         if x != y:

@@ -10,7 +10,10 @@ only, and the note says why.
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from chsr.scope import Scope
+from services.gate.evidence import FieldDecision
 from services.gate.vocabulary import Vocabulary
 
 
@@ -21,3 +24,21 @@ def after_the_index(flt: Scope, vocab: Vocabulary) -> str:
         return ""
     asked = ", ".join(str(y) for y in flt.year)
     return f"year {asked} is after the latest year the index holds ({latest}): no such sitting to relax to; not relaxed"
+
+
+def series_not_held(fields: Mapping[str, FieldDecision]) -> str:
+    """The note when the query looks up a numbered item of an exam series the index does not hold ('' otherwise).
+
+    "bac S 2018 métropole physique-chimie exercice 2", "KCSE biology paper 2 2017 #19": the stated board is not in
+    the corpus (``services.gate.evidence``: its conflict), and the question number names one item of one of its
+    papers. No other series holds that item; relaxing drops the board and answers with another series' question
+    of the same number, an answer to a question nobody asked (curriculum README: a paper family the corpus does not
+    contain is an abstention). So, like a sitting after the index, the ladder is W0 only. A topical query that names
+    an absent board ("WAEC chemistry question on electrolysis") still relaxes: the topic is there to find."""
+    board, number = fields.get("exam_board"), fields.get("question_number")
+    if board is None or number is None or not board.conflict or board.action != "filter":
+        return ""
+    if number.action != "filter" or number.source == "evidence":
+        return ""
+    return f"{board.conflict}: question {'|'.join(map(str, number.values))} of one of its papers is in no other " \
+           "series; not relaxed"

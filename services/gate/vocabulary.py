@@ -201,6 +201,24 @@ class Vocabulary:
         return out
 
     @cached_property
+    def sitting_aliases(self) -> dict[str, str]:
+        """A sitting's name -> the first name of its alias set, from composite variants one pattern writes together
+        (Gaokao "全国III" and "新课标III": one sitting, which the corpus files under either name by subject)."""
+        out: dict[str, str] = {}
+        for board in self.boards:
+            spec = board.get("composite") or {}
+            numerals = sorted(set(spec.get("numerals", {}).values()))
+            for variant in spec.get("variants", []):
+                templates = variant["variants"]
+                if len(templates) < 2 or not all("{num}" in t for t in templates):
+                    continue
+                for num in numerals:
+                    names = [t.format(num=num) for t in templates]
+                    for name in names:
+                        out.setdefault(name, names[0])
+        return out
+
+    @cached_property
     def paper_patterns(self) -> dict[int, list]:
         return {i: compile_patterns(b["paper_patterns"]) for i, b in enumerate(self.boards) if b.get("paper_patterns")}
 
@@ -355,6 +373,20 @@ class Vocabulary:
     def paper_template(self, board: str, subject: str) -> str | None:
         entry = self.corpus.get("paper_templates", {}).get(board, {}).get(subject)
         return entry["template"] if entry else None
+
+    def unnumbered(self, scope: Scope) -> str:
+        """The note when every named paper holds the asked year but none of its items there carries a question
+        number ("TIMSS Grade 8 Science 2011 #4": the index files TIMSS items by page): the number cannot be matched
+        and the paper's items of that year are the nearest scope. '' otherwise, or without a corpus."""
+        if not self.has_corpus or not scope.question_number or not scope.paper or not scope.year:
+            return ""
+        infos = [self.paper(p) for p in scope.paper]
+        if any(i is None or not any(y in i.years for y in scope.year) for i in infos):
+            return ""
+        if any(i.questions_held(tuple(y for y in scope.year if y in i.years)) is not None for i in infos if i):
+            return ""
+        return f"{', '.join(scope.paper)} ({_join(scope.year)}) holds its items without question numbers: " \
+               f"question {_join(scope.question_number)} is not matched"
 
     def unsatisfiable(self, scope: Scope) -> dict[str, str]:
         """Constraints that the corpus proves cannot match (field -> reason); {} without a corpus."""

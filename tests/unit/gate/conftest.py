@@ -31,6 +31,7 @@ MINI_ROWS = [
     ("NYSED Regents Grade 4 Science", "science", "grade_4", "NYSED (New York State Education Department)", 2010, None, "exam_question", 3),
     ("NYSED Regents Grade 8 Science", "science", "grade_8", "NYSED (New York State Education Department)", 2011, None, "exam_question", 42),
     ("NYSED Regents Grade 8 Science", "science", "grade_8", "NYSED (New York State Education Department)", 2015, None, "exam_question", 12),
+    ("TIMSS Grade 8 Science", "science", "grade_8", "TIMSS (IEA)", 2011, None, "exam_question", None),
     (None, "physics", "high_school", "OpenStax (Rice University)", None, None, "textbook", None),
     (None, "biology", "high_school", None, None, None, "exam_question", None),
     (None, "economics", "high_school", None, None, None, "exam_question", None),

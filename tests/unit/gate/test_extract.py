@@ -439,3 +439,40 @@ def test_a_paper_named_at_another_grade_keeps_the_papers_level_and_says_so(mini)
     # the paper's own grade, or no grade at all: nothing to say
     assert extract_scope("AMC 8 grade 8 problem about triangles", mini).notes == []
     assert extract_scope("AMC 8 problem about triangles", mini).notes == []
+
+
+# ---- round 14 (issue 21): shorthand forms the blind annotators wrote ------------------------------------------
+@pytest.mark.parametrize("query, number", [
+    ("ohio 8th grade achievement test 2007 q43 - hydroelectric plant turbine", (43,)),
+    ("amc8 2017 p8 house number, exactly 3 of the 4 statements true", (8,)),
+    ("2020 AMC12A P7: seven cubes stacked into a tower", (7,)),
+    ("AMC 12A 2024 p4 solution", (4,)),
+    ("Coulomb's law F = k q1 q2 / r^2, where is it derived", ()),          # no year: a formula's variables
+    ("2019 physics: charges q1 = 2 uC and q2 at 3 m apart", ()),            # two of them: variables
+    ("2018 gaokao gas question, p2 > p1", ()),
+    ("AMC 10A p4 about a rectangle", ()),                                   # no year: not a dated look-up
+])
+def test_a_letter_and_number_shorthand_names_an_item_only_in_a_dated_look_up(bundled, query, number):
+    assert _field(bundled, query, "question_number") == number
+
+
+@pytest.mark.parametrize("query, level", [
+    ("10th gr physics textbook - table of dielectric constants", ("grade_10",)),
+    ("va sol 5th gr science 2013: the deepest part of the ocean", ("grade_5",)),
+    ("dissolve 5 gr of salt in water", ()),                                # five grams, not grade 5
+])
+def test_an_ordinal_before_gr_is_a_grade(bundled, query, level):
+    assert _field(bundled, query, "level") == level
+
+
+def test_va_sol_names_the_virginia_board(bundled):
+    assert _field(bundled, "va sol 5th gr science 2013: the deepest part of the ocean", "exam_board") \
+        == ("Virginia SOL",)
+
+
+def test_reference_kinds_named_for_each_subject_of_a_cross_subject_query_filter_together(mini):
+    """'physics textbook + math standards' at a grade neither is held at: each subject holds one of the kinds (at
+    high school), so the kinds constrain the scope and the level is what the ladder moves."""
+    extraction = extract_scope("12th grade physics textbook + math standards: vector components", mini)
+    assert set(extraction.scope.content_type) == {"textbook", "syllabus"}
+    assert extraction.confidence["content_type"][0] >= SOFT_BELOW

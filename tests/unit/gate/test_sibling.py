@@ -98,3 +98,18 @@ def test_without_a_number_the_sitting_year_decides():
     assert corrected[0].question_number == ()
     probe = [hit("Gaokao 新课标III Chemistry", 31, year=2017, subject="chemistry")]   # another year
     assert corrected_sitting(asked, OVERRULED, probe) is None
+
+
+def test_one_sitting_filed_under_two_names_is_one_sitting(bundled):
+    """"2020全国III卷 生物 第4题 Logistic模型 ...": the corpus files that sitting's maths papers as 全国III and its
+    biology paper as 新课标III; the vocabulary writes both names for one colloquial 全国III卷."""
+    asked = Scope.from_dict({"level": "grade_12", "year": 2020, "paper": "Gaokao 新课标III Biology", "question_number": 4,
+                             "content_type": "exam_question", "exam_board": "China NCEE (Gaokao)"})
+    overruled = FieldDecision("subject", ("mathematics",), 0.95, "evidence", "filter",
+                              conflict="subject: the text says biology, the evidence says mathematics")
+    probe = [hit("Gaokao 全国III Mathematics I (science track)", 4, subject="mathematics")]
+    assert corrected_sitting(asked, overruled, probe) is None                   # without the aliases: two sittings
+    corrected = corrected_sitting(asked, overruled, probe, bundled.sitting_aliases)
+    assert corrected is not None and corrected[0].paper == ("Gaokao 全国III Mathematics I (science track)",)
+    assert bundled.sitting_aliases["全国III"] == bundled.sitting_aliases["新课标III"]
+    assert "全国甲" not in bundled.sitting_aliases or bundled.sitting_aliases["全国甲"] != bundled.sitting_aliases["全国III"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from chsr.scope import Scope
-from services.gate.evidence import EvidenceHit, EvidenceParams
+from services.gate.evidence import EvidenceHit, EvidenceParams, FieldDecision
 from services.gate.logic import run_gate
-from services.gate.sittings import after_the_index
+from services.gate.sittings import after_the_index, series_not_held
 
 pytestmark = pytest.mark.unit
 
@@ -38,3 +38,51 @@ def test_through_the_evidence_path_a_paper_the_index_lacks_and_a_later_year_are_
     later = run_gate("2030 AMC 10A problem 5 about the area of a triangle", vocab=mini, probe=probe, params=params)
     assert [s.label for s in later.ladder] == ["W0"]
     assert any("year 2030 is after the latest year the index holds" in n for n in later.notes)
+
+
+def _probe_gaokao_physics() -> list[EvidenceHit]:
+    return [EvidenceHit({"subject": "physics", "level": "grade_12", "paper": "Gaokao 新课标II Physics", "year": 2018,
+                         "exam_board": "Gaokao", "content_type": "exam_question", "question_number": 2}, 1.0,
+                        "sparse", 1)]
+
+
+def test_a_numbered_item_of_a_series_the_index_lacks_is_not_relaxed(mini):
+    """Decision 36: an item look-up of a board the corpus lacks answers nothing, with the conflict said."""
+    result = run_gate("bac S 2018 physique-chimie exercice 2, l'énoncé svp", vocab=mini,
+                      probe=_probe_gaokao_physics(), params=EvidenceParams.load())
+    assert [s.label for s in result.ladder] == ["W0"]
+    assert any("is not in the corpus: question 2 of one of its papers is in no other series" in n
+               for n in result.notes)
+
+
+def test_a_topical_query_naming_a_series_the_index_lacks_still_relaxes(mini):
+    result = run_gate("bac S 2018 physique-chimie: la loi de Coulomb et les charges électriques", vocab=mini,
+                      probe=_probe_gaokao_physics(), params=EvidenceParams.load())
+    assert len(result.ladder) > 1
+    assert not any("in no other series" in n for n in result.notes)
+
+
+def test_series_not_held_needs_a_stated_number_and_a_board_conflict():
+    board = FieldDecision("exam_board", ("KCSE",), 0.85, "stated", "filter", "exam_board KCSE is not in the corpus")
+    number = FieldDecision("question_number", (19,), 0.9, "stated", "filter")
+    assert "not relaxed" in series_not_held({"exam_board": board, "question_number": number})
+    assert series_not_held({"exam_board": board}) == ""
+    held = FieldDecision("exam_board", ("Gaokao",), 0.9, "stated", "filter")
+    assert series_not_held({"exam_board": held, "question_number": number}) == ""
+    guessed = FieldDecision("question_number", (19,), 0.9, "evidence", "filter")
+    assert series_not_held({"exam_board": board, "question_number": guessed}) == ""
+
+
+def test_a_number_asked_of_a_paper_whose_items_have_none_is_the_field_relaxed(mini):
+    """"TIMSS 8th grade 2011 ... (it was #4 on our packet)": the index files TIMSS items by page, so the number is
+    dropped at W1 and the paper's items of that year answer; a numbered paper keeps its number strict."""
+    timss = Scope.from_dict({"paper": "TIMSS Grade 8 Science", "year": 2011, "question_number": 4})
+    assert "holds its items without question numbers" in mini.unnumbered(timss)
+    assert mini.unnumbered(Scope.from_dict({"paper": "AMC 10A", "year": 2019, "question_number": 7})) == ""
+    assert mini.unnumbered(Scope.from_dict({"paper": "TIMSS Grade 8 Science", "year": 2007, "question_number": 4})) == ""
+    probe = [EvidenceHit({"subject": "science", "level": "grade_8", "paper": "TIMSS Grade 8 Science", "year": 2011,
+                          "exam_board": "TIMSS (IEA)", "content_type": "exam_question"}, 1.0, "sparse", 1)]
+    result = run_gate("TIMSS grade 8 2011 #4: why is the bottle crushed when he comes down the mountain", vocab=mini,
+                      probe=probe, params=EvidenceParams.load())
+    assert len(result.ladder) > 1 and not result.ladder[1].filter.question_number
+    assert result.ladder[1].filter.paper == ("TIMSS Grade 8 Science",) and result.ladder[1].filter.year == (2011,)
