@@ -86,3 +86,11 @@ def test_a_number_asked_of_a_paper_whose_items_have_none_is_the_field_relaxed(mi
                       probe=probe, params=EvidenceParams.load())
     assert len(result.ladder) > 1 and not result.ladder[1].filter.question_number
     assert result.ladder[1].filter.paper == ("TIMSS Grade 8 Science",) and result.ladder[1].filter.year == (2011,)
+
+
+def test_a_numbered_item_of_a_provincial_gaokao_paper_is_not_relaxed(mini):
+    """The corpus holds the national Gaokao papers; 上海卷 is a series it lacks (vocabulary exam_families)."""
+    result = run_gate("2015年上海卷理科数学第23题 原题", vocab=mini, probe=_probe_gaokao_physics(),
+                      params=EvidenceParams.load())
+    assert result.scope.exam_board == ("上海卷",)
+    assert [s.label for s in result.ladder] == ["W0"]
