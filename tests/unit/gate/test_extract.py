@@ -476,3 +476,12 @@ def test_reference_kinds_named_for_each_subject_of_a_cross_subject_query_filter_
     extraction = extract_scope("12th grade physics textbook + math standards: vector components", mini)
     assert set(extraction.scope.content_type) == {"textbook", "syllabus"}
     assert extraction.confidence["content_type"][0] >= SOFT_BELOW
+
+
+@pytest.mark.parametrize("query, content", [
+    ("2023全国甲卷 理数 抛物线 y^2=2px 解析几何大题 求C的方程", ("exam_question",)),   # analytic geometry
+    ("2019全国一卷 理数 第5题 解析", ("solution",)),
+    ("求函数解析式 2018 第3题 答案解析", ("solution",)),
+])
+def test_jiexi_asks_for_a_solution_but_not_inside_analytic_geometry(bundled, query, content):
+    assert _field(bundled, query, "content_type") == content
