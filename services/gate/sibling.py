@@ -32,6 +32,10 @@ from services.gate.ladder import LadderStep
 
 #: How deep in a leg's probe list a sibling item may be and still be taken as the one the query means.
 SIBLING_DEPTH = 10
+#: Without an overruled subject: how near the top the sibling's numbered item must be, and how likely the evidence
+#: must find its subject (a candidate, not the decision).
+NEAR_TOP = 3
+CANDIDATE_P = 0.1
 #: The unsatisfiable fields (``Vocabulary.unsatisfiable``) that show the named paper cannot hold the item.
 EMPTY_BECAUSE = ("question_number", "year")
 
@@ -71,15 +75,19 @@ def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence
                       aliases: Mapping[str, str] | None = None) -> tuple[Scope, str] | None:
     """The exact scope on the sibling paper, and a note saying why, when the evidence overruled the text's subject
     and the probe ranks the sibling's numbered item above the named paper's; None otherwise."""
-    if subject is None or not subject.conflict or len(flt.paper) != 1 or not flt.year:
+    if subject is None or len(flt.paper) != 1 or not flt.year:
         return None
     ranked = sorted(probe, key=lambda h: h.rank)
     named = [h.rank for h in ranked if h.metadata.get("paper") in flt.paper and _same_item(h, flt)]
+    # without the evidence overruling the text's subject, only a numbered sibling item the probe ranks near the
+    # top, while the named item is nowhere in it, and whose subject the evidence counts as a candidate
+    depth = SIBLING_DEPTH if subject.conflict else (0 if named or not flt.question_number else NEAR_TOP)
+    counted = subject.values if subject.conflict else tuple(v for v, p in subject.candidates if p >= CANDIDATE_P)
     for hit in ranked:
-        if hit.rank > SIBLING_DEPTH or (named and named[0] <= hit.rank):
+        if hit.rank > depth or (named and named[0] <= hit.rank):
             return None
         paper, found = hit.metadata.get("paper"), hit.metadata.get("subject")
-        if not paper or paper in flt.paper or not _same_item(hit, flt) or found not in subject.values:
+        if not paper or paper in flt.paper or not _same_item(hit, flt) or found not in counted:
             continue
         if not _same_sitting(paper, flt.paper[0], aliases):
             continue

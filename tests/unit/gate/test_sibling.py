@@ -113,3 +113,27 @@ def test_one_sitting_filed_under_two_names_is_one_sitting(bundled):
     assert corrected is not None and corrected[0].paper == ("Gaokao 全国III Mathematics I (science track)",)
     assert bundled.sitting_aliases["全国III"] == bundled.sitting_aliases["新课标III"]
     assert "全国甲" not in bundled.sitting_aliases or bundled.sitting_aliases["全国甲"] != bundled.sitting_aliases["全国III"]
+
+
+HISTORY = Scope.from_dict({"level": "grade_12", "year": 2019, "paper": "Gaokao 新课标II History", "question_number": 15,
+                           "content_type": "mark_scheme", "exam_board": "China NCEE (Gaokao)"})
+KEPT = FieldDecision("subject", ("history",), 0.68, "both", "filter",
+                     candidates=(("history", 0.68), ("politics", 0.14), ("mathematics", 0.0)))
+
+
+def test_without_a_conflict_a_sibling_item_at_the_top_with_the_named_item_absent_corrects_the_subject():
+    """"2019 全国II卷 历史 15题 雪线邮路 其美多吉 参考答案": the evidence keeps history (0.68, politics 0.14), but the probe
+    ranks politics' question 15 of that sitting first and has no history question 15 at all."""
+    probe = [hit("Gaokao 新课标II Politics", 15, year=2019, subject="politics", content_type="mark_scheme")]
+    corrected = corrected_sitting(HISTORY, KEPT, probe)
+    assert corrected is not None and corrected[0].paper == ("Gaokao 新课标II Politics",)
+
+
+@pytest.mark.parametrize("probe", [
+    [hit("Gaokao 新课标II Politics", 15, year=2019, rank=4, subject="politics")],               # not near the top
+    [hit("Gaokao 新课标II Politics", 15, year=2019, rank=2, subject="politics"),
+     hit("Gaokao 新课标II History", 15, year=2019, rank=9, subject="history")],                 # the named item is there
+    [hit("Gaokao 新课标II Geography", 15, year=2019, subject="geography")],                     # not a candidate subject
+])
+def test_without_a_conflict_the_named_paper_stays_otherwise(probe):
+    assert corrected_sitting(HISTORY, KEPT, probe) is None
