@@ -485,3 +485,18 @@ def test_reference_kinds_named_for_each_subject_of_a_cross_subject_query_filter_
 ])
 def test_jiexi_asks_for_a_solution_but_not_inside_analytic_geometry(bundled, query, content):
     assert _field(bundled, query, "content_type") == content
+
+
+@pytest.mark.parametrize("query", [
+    "2021 AMC 8 problem 17 statement",
+    "bac 2018 physique exercice 2, l'énoncé svp",
+    "2015年新课标卷理科数学第23题 原题",
+])
+def test_asking_for_the_item_itself_is_not_a_topic(bundled, query):
+    """'statement', 'l'énoncé svp', '原题' ask for the item's text: the query stays a pure look-up, which is never
+    answered with other sittings' items of that number (round 14, authored ic_fm_adv.02)."""
+    assert run_gate(query, vocab=bundled).topic_terms == []
+
+
+def test_a_topic_beside_the_look_up_is_kept(bundled):
+    assert run_gate("2021 AMC 8 problem 17 about a triangle", vocab=bundled).topic_terms == ["triangle"]
