@@ -23,7 +23,7 @@ from typing import Callable, Collection, Mapping
 from chsr.relaxation import W1, W2, step_label
 from chsr.scope import MARKING_TYPES, Scope
 from services.gate.evidence import EvidenceDecision
-from services.gate.ladder import CONTENT_KIN, LadderStep, build_ladder
+from services.gate.ladder import LadderStep, build_ladder, with_kin
 from services.gate.nearest import with_nearest_level, with_reference_material
 from services.gate.series import SeriesGap, with_series_rungs
 from services.gate.vocabulary import Vocabulary
@@ -76,7 +76,7 @@ def _evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope
 
 
 def _marking_kin(flt: Scope, alternative: Collection[str]) -> tuple[str, ...]:
-    """The asked marking types and their kin (``CONTENT_KIN``), where the evidence would move a marking request for
+    """The asked marking types and their kin (``ladder.with_kin``), where the evidence would move a marking request for
     a numbered item of a named paper to another content type (the question itself); () otherwise. A Gaokao
     multiple-choice item has a worked solution, not a mark scheme: asked for its mark scheme, the same item's
     solution is nearer than the question (curriculum README: relaxation goes to the nearest scope). Without a named
@@ -86,7 +86,7 @@ def _marking_kin(flt: Scope, alternative: Collection[str]) -> tuple[str, ...]:
         return ()
     if not asked or not alternative or not set(asked) <= set(MARKING_TYPES) or set(alternative) & set(MARKING_TYPES):
         return ()
-    kin = tuple(dict.fromkeys([*asked, *(k for c in asked for k in CONTENT_KIN.get(c, ()))]))
+    kin = with_kin(asked)
     return kin if kin != asked else ()
 
 

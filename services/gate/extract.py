@@ -124,10 +124,9 @@ def _put(fields: dict, name: str, value: tuple | None) -> None:
 
 def _question_numbers(st: SpanText, vocab: Vocabulary) -> tuple | None:
     found: list[tuple[int, float, str]] = []
-    dated = bool(_YEAR.search(st.text) or _SHORT_YEAR.search(st.text))
     for pattern, spec in vocab.question_number_patterns:
         matches = find_pattern(st, pattern, case_sensitive=bool(spec.get("case_sensitive")))
-        if spec.get("needs_year") and (not dated or len(set(_SHORTHAND.findall(st.text.lower()))) > 1):
+        if matches and spec.get("needs_year") and not _dated_shorthand(st.text):
             continue  # a shorthand ("q43", "p8") names an item only once, in a dated look-up; "q1 ... q2" are variables
         for match in matches:
             number = parse_number(match.group("n"))
@@ -139,6 +138,11 @@ def _question_numbers(st: SpanText, vocab: Vocabulary) -> tuple | None:
     numbers = tuple(dict.fromkeys(n for n, _, _ in found))
     confidence = min(c for _, c, _ in found) if len(numbers) == 1 else 0.6
     return numbers, confidence, ", ".join(t for _, _, t in found)
+
+
+def _dated_shorthand(text: str) -> bool:
+    """The query states a year and holds one letter-and-number shorthand token at most."""
+    return bool(_YEAR.search(text) or _SHORT_YEAR.search(text)) and len(set(_SHORTHAND.findall(text.lower()))) <= 1
 
 
 def _years(st: SpanText, vocab: Vocabulary) -> tuple | None:

@@ -122,11 +122,16 @@ def _w1(scope: Scope, strict: set[str], reasons: dict[str, str], parents: Mappin
         filt = replace(filt, subject=widened)
         parts.append(f"subject widened to {'|'.join(widened)}")
     if "content_type" not in strict:
-        kin = tuple(dict.fromkeys([*filt.content_type, *(k for c in filt.content_type for k in CONTENT_KIN.get(c, ()))]))
+        kin = with_kin(filt.content_type)
         if kin != filt.content_type:
             filt = replace(filt, content_type=kin)
             parts.append(f"content_type widened to {'|'.join(kin)}")
     return filt, "W1 drop topic constraints: " + (", ".join(parts) or "none")
+
+
+def with_kin(content_types: tuple[str, ...]) -> tuple[str, ...]:
+    """``content_types`` followed by their nearest kin (``CONTENT_KIN``: mark scheme <-> solution), each once."""
+    return tuple(dict.fromkeys([*content_types, *(k for c in content_types for k in CONTENT_KIN.get(c, ()))]))
 
 
 def widens_to_parent(levels: Iterable[str]) -> bool:

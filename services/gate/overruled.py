@@ -122,36 +122,41 @@ def held_next_door(subjects: tuple, levels: tuple, vocab: Vocabulary) -> bool:
 def with_stated_subject(steps: list[LadderStep], subjects: tuple, flt: Scope, vocab: Vocabulary) -> list[LadderStep]:
     """``steps`` with the text's subjects at the asked level as W0 (honestly empty) and the nearest level that holds
     them next, before the evidence's rungs (its own W0 follows as a W1); a W0-only ladder is left as it is."""
-    if not subjects or len(steps) < 2:
+    stated = _stated_rungs(subjects, flt, vocab) if len(steps) >= 2 else None
+    if stated is None:
         return steps
-    asked = replace(flt, subject=subjects)
-    rung = nearest_level_rung(asked, vocab)
-    if rung is None:
-        return steps
+    asked, rungs = stated
     w0 = LadderStep(W0, asked, f"W0 exact scope as the text states it (subject {'/'.join(subjects)}: none held at "
                                f"{'|'.join(flt.level)})")
-    every = _every_level_held(asked, rung, vocab)
-    widened = [every] if every else []
     first = replace(steps[0], step=W1, description=f"W1 the evidence's scope: {steps[0].description}")
-    own = (asked, rung.filter, *(w.filter for w in widened))
+    own = (asked, *(r.filter for r in rungs))
     rest = [s for s in steps[1:] if s.filter not in own]
-    return [w0, rung, *widened, first, *rest]
+    return [w0, *rungs, first, *rest]
 
 
 def with_stated_fallback(steps: list[LadderStep], subjects: tuple, flt: Scope, vocab: Vocabulary) -> list[LadderStep]:
     """``steps`` with the text's subjects at the nearest level holding them, then at every level holding them, after
     the evidence's W1 rungs and before its level widenings: tried when the evidence's own scope has nothing on topic
     ("pregunta de geografía de nivel universitario": the evidence's physics at college has nothing about meanders)."""
-    if not subjects or len(steps) < 2:
+    stated = _stated_rungs(subjects, flt, vocab) if len(steps) >= 2 else None
+    if stated is None or any(s.filter == stated[1][0].filter for s in steps):
         return steps
-    asked = replace(flt, subject=subjects)
-    rung = nearest_level_rung(asked, vocab)
-    if rung is None or any(s.filter == rung.filter for s in steps):
-        return steps
-    every = _every_level_held(asked, rung, vocab)
-    added = [rung, *([every] if every and all(s.filter != every.filter for s in steps) else [])]
+    added = [r for r in stated[1] if all(s.filter != r.filter for s in steps)]
     at = next((i for i, s in enumerate(steps) if i > 0 and s.step >= W2), len(steps))
     return steps[:at] + added + steps[at:]
+
+
+def _stated_rungs(subjects: tuple, flt: Scope, vocab: Vocabulary) -> tuple[Scope, list[LadderStep]] | None:
+    """The text's subjects at the asked level, and the rungs that move them: the nearest level holding them, then
+    every level holding them (where that adds a level); None without subjects or without a nearer level held."""
+    if not subjects:
+        return None
+    asked = replace(flt, subject=subjects)
+    rung = nearest_level_rung(asked, vocab)
+    if rung is None:
+        return None
+    every = _every_level_held(asked, rung, vocab)
+    return asked, [rung, *([every] if every else [])]
 
 
 def _every_level_held(asked: Scope, nearest: LadderStep, vocab: Vocabulary) -> LadderStep | None:
