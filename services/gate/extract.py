@@ -39,6 +39,8 @@ _YEAR = re.compile(r"(?<![0-9A-Za-z_^.\-/])(?P<y>(?:19|20)\d\d)(?:\s*年)?(?![0-
 #: "19年高考"): elsewhere "18年" is a duration.
 _SHORT_YEAR = re.compile(r"(?<![0-9])(?P<yy>\d\d)\s*年\s*(?=高考|全国|新课标|新高考|[甲乙丙]卷)")
 _OPERATORS = set("=+-*/<>^_")
+#: A span of years ("1950～2008年", "1914-1918", "1840 to 1949"): what the item is about, never the sitting.
+_YEAR_SPAN = re.compile(r"(?<![0-9])\d{4}\s*(?:~|～|-|–|—|至|到|to|until)\s*\d{4}(?![0-9])")
 #: Every letter + number token of the kind a look-up's shorthand uses ("q43", "p 8"): two of them are variables.
 _SHORTHAND = re.compile(r"(?<![0-9a-z\u00c0-\u024f])[qp]\.?\s?\d{1,3}")
 
@@ -149,11 +151,14 @@ def _years(st: SpanText, vocab: Vocabulary) -> tuple | None:
     low, high = vocab.data["years"]["min"], vocab.data["years"]["max"]
     found: list[tuple[int, str]] = []
     view = st.view(case_sensitive=True)
+    spans = [m.span() for m in _YEAR_SPAN.finditer(view)]
     for match in _YEAR.finditer(view):
         year = int(match.group("y"))
         before = view[: match.start()].rstrip()
         if not low <= year <= high or (before and before[-1] in _OPERATORS):
             continue  # out of range, or a number inside a formula ("x = 2000")
+        if any(start <= match.start() < end for start, end in spans):
+            continue  # one end of a span of years the item is about
         found.append((year, match.group(0)))
         st.claim(match.start(), match.end(), "year")
     for match in _SHORT_YEAR.finditer(view):

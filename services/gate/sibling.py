@@ -75,7 +75,7 @@ def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence
                       aliases: Mapping[str, str] | None = None) -> tuple[Scope, str] | None:
     """The exact scope on the sibling paper, and a note saying why, when the evidence overruled the text's subject
     and the probe ranks the sibling's numbered item above the named paper's; None otherwise."""
-    if subject is None or len(flt.paper) != 1 or not flt.year:
+    if subject is None or not flt.paper or not flt.year:
         return None
     ranked = sorted(probe, key=lambda h: h.rank)
     named = [h.rank for h in ranked if h.metadata.get("paper") in flt.paper and _same_item(h, flt)]
@@ -89,10 +89,10 @@ def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence
         paper, found = hit.metadata.get("paper"), hit.metadata.get("subject")
         if not paper or paper in flt.paper or not _same_item(hit, flt) or found not in counted:
             continue
-        if not _same_sitting(paper, flt.paper[0], aliases):
+        if not any(_same_sitting(paper, asked, aliases) for asked in flt.paper):
             continue
         item = f"question {hit.metadata.get('question_number')} of " if flt.question_number else ""
-        note = (f"paper: the text names {flt.paper[0]}, but {item}{paper} ({hit.metadata.get('year')}) matches the "
+        note = (f"paper: the text names {' | '.join(flt.paper)}, but {item}{paper} ({hit.metadata.get('year')}) matches the "
                 f"query's words: the text's subject is corrected")
         return replace(flt, paper=(paper,), subject=(found,)), note
     return None

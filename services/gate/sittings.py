@@ -10,6 +10,8 @@ only, and the note says why.
 
 from __future__ import annotations
 
+from functools import reduce
+from math import gcd
 from typing import Mapping
 
 from chsr.scope import Scope
@@ -24,6 +26,36 @@ def after_the_index(flt: Scope, vocab: Vocabulary) -> str:
         return ""
     asked = ", ".join(str(y) for y in flt.year)
     return f"year {asked} is after the latest year the index holds ({latest}): no such sitting to relax to; not relaxed"
+
+
+#: A series is taken as periodic when the index holds at least this many of its years, all on one cycle.
+CYCLE_YEARS = 3
+
+
+def off_cycle(flt: Scope, vocab: Vocabulary) -> str:
+    """The note when every named paper is a periodic series and every asked year falls between its sittings
+    ('' otherwise).
+
+    "TIMSS 2009 8th grade science ... chlorophyll": the index holds TIMSS grade 8 in 1995, 2003, 2007 and 2011, every
+    year on one four-year cycle; 2009 lies inside that span and off the cycle, so no such sitting was held (not
+    merely not indexed). Another cycle's items would be labelled as the paper asked for: like a sitting after the
+    index, the ladder is W0 only. A year on the cycle (1999) or outside the span is a relaxation, as before; a series
+    with fewer than ``CYCLE_YEARS`` years held, or held in consecutive years, is never taken as periodic."""
+    if not flt.paper or not flt.year:
+        return ""
+    cycles = []
+    for name in flt.paper:
+        info = vocab.paper(name)
+        held = sorted(info.years) if info is not None else []
+        if len(held) < CYCLE_YEARS:
+            return ""
+        period = reduce(gcd, (b - a for a, b in zip(held, held[1:])))
+        if period < 2 or not all(held[0] < y < held[-1] and (y - held[0]) % period for y in flt.year):
+            return ""
+        cycles.append(f"{name}: every {period} years, held {', '.join(map(str, held))}")
+    asked = ", ".join(str(y) for y in flt.year)
+    return f"year {asked} falls between the sittings of a periodic series ({'; '.join(cycles)}): no such sitting " \
+           "was held; not relaxed"
 
 
 def series_not_held(fields: Mapping[str, FieldDecision]) -> str:

@@ -86,7 +86,8 @@ def rerank(query: str, items: Sequence[RerankItem], scope: Scope | None, chain: 
         started = time.perf_counter()
         if stage is RerankStage.CURRICULUM:
             current, dropped = curriculum_rerank(current, scope, dedup_threshold=p.curriculum_dedup,
-                                                 penalty=p.redundancy_penalty, sim=sims.for_items(current))
+                                                 penalty=p.redundancy_penalty, cover=p.subject_cover,
+                                                 sim=sims.for_items(current))
             removed += dropped
             if current:
                 telemetry["alignment_mean"] = float(np.mean([it.features["alignment"] for it in current]))

@@ -30,6 +30,9 @@ from services.rerank.similarity import pairwise_jaccard
 
 CURRICULUM_DEDUP = 0.75
 REDUNDANCY_PENALTY = 0.5
+#: A scope naming several subjects: a candidate's score is multiplied by ``1 - SUBJECT_COVER * share``, where
+#: ``share`` is the fraction of the picks so far in its subject, so each named subject is represented early.
+SUBJECT_COVER = 0.5
 
 #: By metadata.source (see ../shared/data/curriculum/SOURCES.md). Official exam papers,
 #: standards and textbooks are 1.0; MMLU is a crowd-compiled benchmark with known label
@@ -73,7 +76,7 @@ def _relevance(scores: np.ndarray) -> np.ndarray:
 
 
 def curriculum_rerank(items: Sequence[RerankItem], scope: Scope, *, dedup_threshold: float = CURRICULUM_DEDUP,
-                      penalty: float = REDUNDANCY_PENALTY,
+                      penalty: float = REDUNDANCY_PENALTY, cover: float = SUBJECT_COVER,
                       sim: np.ndarray | None = None) -> tuple[list[RerankItem], int]:
     """Returns (reranked items, number dropped as content duplicates)."""
     n = len(items)
@@ -88,8 +91,12 @@ def curriculum_rerank(items: Sequence[RerankItem], scope: Scope, *, dedup_thresh
     remaining = np.ones(n, dtype=bool)
     out: list[RerankItem] = []
     removed = 0
+    subjects = [str(m.get("subject") or "") for m in meta]
+    covering = cover > 0.0 and len(scope.subject) >= 2
+    picked: dict[str, int] = {}
     while remaining.any():
-        adjusted = np.where(remaining, base * (1.0 - penalty * max_sim), -np.inf)
+        share = np.array([picked.get(s, 0) / len(out) if covering and out else 0.0 for s in subjects])
+        adjusted = np.where(remaining, base * (1.0 - penalty * max_sim) * (1.0 - cover * share), -np.inf)
         best = int(np.argmax(adjusted))  # first max = best fused rank
         remaining[best] = False
         if out and max_sim[best] >= dedup_threshold:
@@ -97,5 +104,6 @@ def curriculum_rerank(items: Sequence[RerankItem], scope: Scope, *, dedup_thresh
             continue
         out.append(items[best].rescored(float(adjusted[best]), alignment=float(align[best]),
                                         reliability=float(rely[best]), redundancy=float(max_sim[best])))
+        picked[subjects[best]] = picked.get(subjects[best], 0) + 1
         max_sim = np.maximum(max_sim, sim[best])
     return out, removed

@@ -5,6 +5,7 @@
 | ``dedup_threshold`` | dedup | 0.65 | seed 003 |
 | ``curriculum_dedup`` | curriculum | 0.75 | seed 000 (variant D) |
 | ``redundancy_penalty`` | curriculum | 0.5 | ours (seed 000 names the factor, not its value) |
+| ``subject_cover`` | curriculum | 0.5 | ours: a scope naming several subjects multiplies a candidate by ``1 - cover * share`` (its subject's share of the picks so far), so each named subject is represented early; 0 turns it off |
 | ``mmr_lambda`` | mmr | 0.7 | seed 003 |
 | ``pool`` | cross_encoder | 50 | seed 003 ``cross_encoder_pool`` |
 | ``ce_weight`` | cross_encoder | 1.0 | weight of the cross-encoder in its blend with the first-stage score (1 = CE alone, 0 = first stage); tuned on train qrels (``tools/eval/tune_rerank.py``) |
@@ -21,7 +22,7 @@ from typing import Mapping
 
 from chsr.errors import InvalidArgument
 from services.rerank.cross_encoder import CE_POOL
-from services.rerank.curriculum import CURRICULUM_DEDUP, REDUNDANCY_PENALTY
+from services.rerank.curriculum import CURRICULUM_DEDUP, REDUNDANCY_PENALTY, SUBJECT_COVER
 from services.rerank.dedup import DEDUP_THRESHOLD
 from services.rerank.mmr import MMR_LAMBDA
 
@@ -31,6 +32,7 @@ class RerankParams:
     dedup_threshold: float = DEDUP_THRESHOLD
     curriculum_dedup: float = CURRICULUM_DEDUP
     redundancy_penalty: float = REDUNDANCY_PENALTY
+    subject_cover: float = SUBJECT_COVER
     mmr_lambda: float = MMR_LAMBDA
     pool: int = CE_POOL
     ce_weight: float = 1.0

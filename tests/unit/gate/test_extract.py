@@ -500,3 +500,36 @@ def test_asking_for_the_item_itself_is_not_a_topic(bundled, query):
 
 def test_a_topic_beside_the_look_up_is_kept(bundled):
     assert run_gate("2021 AMC 8 problem 17 about a triangle", vocab=bundled).topic_terms == ["triangle"]
+
+
+@pytest.mark.parametrize("query, paper", [
+    ("2015年新课标全国II卷历史第14题", ("Gaokao 新课标II History",)),
+    ("2016 新课标全国卷I 物理 第3题", ("Gaokao 新课标I Physics",)),
+])
+def test_the_official_name_xinkebiao_quanguo_juan_n_is_the_numbered_paper(bundled, query, paper):
+    """'新课标全国II卷' (round 15, if_tb.01): not the unnumbered 新课标 family of 2010-2012."""
+    assert _field(bundled, query, "paper") == paper
+
+
+def test_a_span_of_years_is_what_the_item_is_about_not_the_sitting(bundled):
+    """'2015年 ... 1950～2008年我国部分节假日一览表': 2008 ends a span in the item's table, it is not a second year."""
+    assert _field(bundled, "2015年新课标全国II卷历史第14题 1950～2008年我国部分节假日一览表", "year") == (2015,)
+    assert _field(bundled, "causes of WW1 (1914-1918) in the 2012 regents exam", "year") == (2012,)
+
+
+@pytest.mark.parametrize("query, number", [
+    ("2018 全国三卷 物理 天琴计划 卫星P轨道半径16倍 Q 4倍 周期之比", ()),      # 'Q 4倍': four times, not item 4
+    ("2019 AMC 10A Q4 about a rectangle", (4,)),
+])
+def test_a_quantity_is_not_an_item_number(bundled, query, number):
+    assert _field(bundled, query, "question_number") == number
+
+
+@pytest.mark.parametrize("query, level", [
+    ("uni physics 101 textbook example: lever efficiency", ("college",)),
+    ("chem 101 question on molarity", ("college",)),
+    ("radioactive half-life: hs chemistry MCQ", ("high_school",)),
+    ("unit 3: unicellular organisms and uni-directional flow", ()),
+])
+def test_uni_101_and_hs_name_levels(bundled, query, level):
+    assert _field(bundled, query, "level") == level

@@ -137,3 +137,16 @@ def test_without_a_conflict_a_sibling_item_at_the_top_with_the_named_item_absent
 ])
 def test_without_a_conflict_the_named_paper_stays_otherwise(probe):
     assert corrected_sitting(HISTORY, KEPT, probe) is None
+
+
+def test_a_subject_naming_both_tracks_of_a_sitting_is_corrected_too():
+    """"2018 全国三卷 数学题 天琴计划 卫星 ... 周期之比" (round 15, if_fm.06): 数学 names both maths tracks; the physics
+    paper of that sitting holds the item the words describe."""
+    asked = Scope.from_dict({"level": "grade_12", "year": 2018, "content_type": "exam_question",
+                             "paper": ["Gaokao 新课标III Mathematics I (science track)",
+                                       "Gaokao 新课标III Mathematics II (liberal-arts track)"]})
+    overruled = FieldDecision("subject", ("physics",), 0.49, "evidence", "rank",
+                              conflict="subject: the text says mathematics, the evidence says physics")
+    corrected = corrected_sitting(asked, overruled, [hit("Gaokao 新课标III Physics", 2, year=2018)])
+    assert corrected is not None and corrected[0].paper == ("Gaokao 新课标III Physics",)
+    assert "Mathematics I (science track) | Gaokao 新课标III Mathematics II" in corrected[1]

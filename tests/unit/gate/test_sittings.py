@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceHit, EvidenceParams, FieldDecision
 from services.gate.logic import run_gate
-from services.gate.sittings import after_the_index, series_not_held
+from services.gate.sittings import after_the_index, off_cycle, series_not_held
+from services.gate.vocabulary import Vocabulary
 
 pytestmark = pytest.mark.unit
 
@@ -94,3 +97,40 @@ def test_a_numbered_item_of_a_provincial_gaokao_paper_is_not_relaxed(mini):
                       params=EvidenceParams.load())
     assert result.scope.exam_board == ("上海卷",)
     assert [s.label for s in result.ladder] == ["W0"]
+
+
+@pytest.fixture(scope="module")
+def cycles(tmp_path_factory: pytest.TempPathFactory) -> Vocabulary:
+    """A periodic series (every 4 years), one held twice only, and an annual one with a gap."""
+    rows = [("TIMSS Grade 8 Science", y) for y in (1995, 2003, 2007, 2011)] + \
+           [("Alaska SBA Grade 8 Science", y) for y in (2008, 2012)] + \
+           [("LEAP Grade 8 Science", y) for y in (2007, 2008, 2009, 2011, 2012)]
+    path = tmp_path_factory.mktemp("cycles") / "corpus.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for i, (paper, year) in enumerate(rows):
+            meta = {"paper": paper, "subject": "science", "level": "grade_8", "exam_board": paper.split()[0],
+                    "year": year, "content_type": "exam_question", "source": "t", "language": "en"}
+            out.write(json.dumps({"_id": f"c:{i}", "text": f"item {i}", "metadata": meta}) + "\n")
+    return Vocabulary.load(path)
+
+
+def test_a_year_between_the_sittings_of_a_periodic_series_was_never_held(cycles):
+    """'TIMSS 2009 8th grade science ...' (round 15, if_mcq.07): 1995, 2003, 2007, 2011 are one 4-year cycle."""
+    note = off_cycle(Scope(paper=("TIMSS Grade 8 Science",), year=(2009,)), cycles)
+    assert "falls between the sittings of a periodic series" in note and "every 4 years" in note
+
+
+@pytest.mark.parametrize("paper, year", [
+    ("TIMSS Grade 8 Science", 1999),       # on the cycle: a sitting the index lacks, relaxed as before
+    ("TIMSS Grade 8 Science", 2013),       # outside the span
+    ("Alaska SBA Grade 8 Science", 2010),  # two years held: no cycle to read
+    ("LEAP Grade 8 Science", 2010),        # held in consecutive years: a gap, not a cycle
+])
+def test_on_the_cycle_outside_the_span_or_no_cycle_is_not_off_cycle(cycles, paper, year):
+    assert off_cycle(Scope(paper=(paper,), year=(year,)), cycles) == ""
+
+
+def test_an_off_cycle_year_is_not_relaxed(cycles):
+    result = run_gate("TIMSS 2009 8th grade science released item - main function of chlorophyll", vocab=cycles)
+    assert [s.label for s in result.ladder] == ["W0"]
+    assert any("no such sitting was held" in n for n in result.notes)

@@ -51,3 +51,20 @@ def test_negative_fused_scores_and_empty_input():
     out, _ = curriculum_rerank([item("a", -1.0, "p"), item("b", -3.0, "q")], Scope())
     assert [i.doc_id for i in out] == ["a", "b"] and out[1].score == pytest.approx(0.01)
     assert curriculum_rerank([], SCOPE) == ([], 0)
+
+
+def test_a_scope_naming_two_subjects_represents_both_early():
+    """'hs chemistry MCQ + physics textbook': the fused list is all physics at the top; the second named subject's
+    best candidate is picked second, not eighth. One subject, or cover 0, keeps the fused order."""
+    items = [item(f"p{i}", 1.0 - 0.01 * i, f"phys{i} w{i}", subject="physics") for i in range(5)]
+    items.append(item("c0", 0.9, "chem0 x0", subject="chemistry"))
+    both = Scope.from_dict({"subject": ["physics", "chemistry"]})
+    out, _ = curriculum_rerank(items, both, penalty=0.0)
+    assert [i.doc_id for i in out][:3] == ["p0", "c0", "p1"]
+    # p1 after p0 and c0: 0.99 * (1 - 0.5 * 1/2) = 0.7425 > p2 0.98 * 0.75 ...; c0's score is 0.9 * (1 - 0.5 * 0)
+    assert out[1].score == pytest.approx(0.9)
+    plain, _ = curriculum_rerank(items, both, penalty=0.0, cover=0.0)
+    assert [i.doc_id for i in plain][:2] == ["p0", "p1"]
+    physics = Scope.from_dict({"subject": "physics"})
+    single, _ = curriculum_rerank(items, physics, penalty=0.0)
+    assert [i.doc_id for i in single] == [i.doc_id for i in curriculum_rerank(items, physics, penalty=0.0, cover=0.0)[0]]
