@@ -34,6 +34,9 @@ QUESTION_SHAPED = 0.4
 REFERENCE_IN_CROSS_SUBJECT = 0.3
 _TRAILING_DETERMINERS = re.compile(r"\s*(?:its|their|the|his|her|sa|son|ses|le|la|les|die|der|das|su|sus|其|的)\s*$")
 
+#: The evidence of a query asking for a question and its answer together (no content-type constraint).
+BOTH_REQUESTED = "question and answer requested together: no content-type constraint"
+
 
 def find_content_terms(st: SpanText, vocab: Vocabulary) -> list[Hit]:
     """Find and claim content-type phrases (before subjects and topic cues are read)."""
@@ -52,7 +55,7 @@ def content_type(
     spans += [(s, e, "question", "exam_question", "") for s, e, label in st.claims if label == "question_number"]
     spans.sort()
     if _both_requested(st.text, spans, vocab):
-        return (), 0.0, "question and answer requested together: no content-type constraint"
+        return (), 0.0, BOTH_REQUESTED
     for kind in ("answer", "reference"):
         chosen = [sp for sp in spans if sp[2] == kind]
         if chosen:

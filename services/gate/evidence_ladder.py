@@ -24,10 +24,12 @@ from chsr.relaxation import W1, W2, step_label
 from chsr.scope import MARKING_TYPES, Scope
 from services.gate.evidence import EvidenceDecision
 from services.gate.ladder import LadderStep, build_ladder, with_kin
-from services.gate.nearest import with_nearest_level, with_reference_material
+from services.gate.nearest import REFERENCE_MATERIAL, with_nearest_level, with_reference_material
 from services.gate.series import SeriesGap, with_series_rungs
 from services.gate.vocabulary import Vocabulary
 
+#: How likely another kind must be for a weakly stated reference kind to move no subject (``_kind_unlikely``).
+LIKELIER_KIND = 0.5
 #: Soft fields the ladder widens at W2 rather than dropping at W1.
 WIDENED_NOT_DROPPED = ("level",)
 
@@ -41,8 +43,20 @@ def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope:
     if unsatisfiable is None:
         unsatisfiable = vocab.unsatisfiable(decision.filter)
     steps = _evidence_ladder(decision, vocab, strict_scope, unsatisfiable)
-    steps = with_reference_material(with_nearest_level(steps, vocab), vocab, found)
+    steps = with_reference_material(with_nearest_level(steps, vocab), vocab, found, _kind_unlikely(decision))
     return with_series_rungs(steps, decision.filter, gap)
+
+
+def _kind_unlikely(decision: EvidenceDecision) -> bool:
+    """The stated content type is uncertain and the evidence finds another kind, not reference material, more
+    likely than not (p >= 0.5; the weak "table" of a question, not of a textbook)."""
+    kind = decision.fields.get("content_type")
+    if "content_type" not in decision.soft_fields or kind is None or not kind.candidates:
+        return False
+    value, p = max(kind.candidates, key=lambda c: c[1])
+    return value not in REFERENCE_MATERIAL and p >= LIKELIER_KIND
+
+
 
 
 def _evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope: bool,

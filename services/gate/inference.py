@@ -15,13 +15,14 @@ from typing import Sequence
 
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceDecision, EvidenceHit, EvidenceParams, decide_scope, with_hints
+from services.gate.content import BOTH_REQUESTED
 from services.gate.evidence_features import stated_from_extraction
 from services.gate.evidence_ladder import evidence_ladder
 from services.gate.extract import Extraction
 from services.gate.ladder import LadderStep
 from services.gate.nearest import material_found
-from services.gate.overruled import (dropped_absent, overruled_absent, replaced_next_door, with_stated_fallback,
-                                     with_stated_subject, with_stated_w0)
+from services.gate.overruled import (dropped_absent, named_paper_subject, overruled_absent, replaced_next_door,
+                                     with_stated_fallback, with_stated_subject, with_stated_w0)
 from services.gate.series import find_gap, gap_note, with_series_board
 from services.gate.sibling import corrected_sitting, sibling_rung, with_sibling_rung
 from services.gate.sittings import after_the_index, off_cycle, series_not_held
@@ -70,6 +71,15 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     corrected = corrected_sitting(decision.filter, decision.fields.get("subject"), probe, vocab.sitting_aliases)
     if corrected is not None:  # the text's subject is wrong and the sibling paper of its sitting holds the item
         decision = replace(decision, filter=corrected[0], notes=[*decision.notes, corrected[1]])
+    if extraction.confidence.get("content_type", (0.0, ""))[1] == BOTH_REQUESTED and decision.filter.content_type:
+        # "question + reference answer pls": the text asks for both kinds, so the evidence's kind only ranks
+        kind = decision.fields["content_type"]
+        decision = replace(decision, filter=replace(decision.filter, content_type=()),
+                           fields={**decision.fields, "content_type": replace(kind, action="rank")},
+                           soft_fields={k: v for k, v in decision.soft_fields.items() if k != "content_type"})
+    agreed = named_paper_subject(decision.filter, vocab)
+    if agreed is not None:  # the evidence's subject beside a paper of another subject: the paper's subject stands
+        decision = replace(decision, filter=agreed[0], notes=[*decision.notes, agreed[1]])
     # a sitting after the index's last year, an item of a series the index lacks: nothing to relax to
     future = (after_the_index(decision.filter, vocab) or off_cycle(decision.filter, vocab)
               or series_not_held(decision.fields))

@@ -73,7 +73,8 @@ def material_found(probe: Sequence[EvidenceHit], depth: int = MATERIAL_DEPTH) ->
 
 
 def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
-                            found: Mapping[str, Collection[str]] | None = None) -> list[LadderStep]:
+                            found: Mapping[str, Collection[str]] | None = None,
+                            unlikely: bool = False) -> list[LadderStep]:
     """``steps`` with a W1 rung right after W0 that keeps a reference content type and moves the level (and the
     subject) to the nearest place the corpus holds it (unchanged when W0 can match it).
 
@@ -83,8 +84,12 @@ def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
     latent heats" names a subject without a textbook, and the probe finds the table in the physics textbook (dev's
     adversarial table cases name chemistry or biology for a physics textbook table). A history question the physics textbook
     does not answer ("history textbook chapter on the industrial revolution") finds no textbook at the top of the
-    probe, and keeps going down the ladder."""
-    if len(steps) < 2 or not vocab.has_corpus:
+    probe, and keeps going down the ladder.
+
+    ``unlikely``: the reference kind is stated but uncertain and the evidence finds another kind likelier ("geography
+    practice q: table of labor hours per unit of wine and cheese": the table is in an exam question). It is then
+    dropped at W1 like any soft field, and never moves the subject to one that holds textbooks."""
+    if len(steps) < 2 or not vocab.has_corpus or unlikely:
         return steps
     base = steps[0].filter
     kinds = tuple(c for c in base.content_type if c in REFERENCE_MATERIAL)

@@ -168,3 +168,26 @@ def _every_level_held(asked: Scope, nearest: LadderStep, vocab: Vocabulary) -> L
     levels = (*nearest.filter.level, *sorted(held - set(nearest.filter.level)))
     return LadderStep(W2, replace(asked, level=levels), f"W2 every level held for {'/'.join(asked.subject)}: "
                                                          f"{'|'.join(levels)}")
+
+
+def named_paper_subject(flt: Scope, vocab: Vocabulary) -> tuple[Scope, str] | None:
+    """The scope with the named paper's subject, and a note, when the evidence's subject is one no named paper has
+    (None otherwise).
+
+    "... the 2019 gaokao politics (national II) question on the Chinese shipping firm at Piraeus port 比港": the
+    English words find Chinese history items in the probe, and the evidence overrules politics (0.53 against 0.24),
+    while the paper stays the politics paper the text names: subject history and paper 新课标II Politics hold nothing
+    together, and every rung after W0 kept both. A paper the text names and the index holds carries its subject;
+    where the words point to a sibling paper of the sitting, :func:`services.gate.sibling.corrected_sitting` has
+    already moved the paper (and the subject with it) before this runs."""
+    if not flt.paper or not flt.subject:
+        return None
+    infos = [vocab.paper(name) for name in flt.paper]
+    if any(info is None for info in infos):
+        return None
+    subjects = tuple(dict.fromkeys(s for info in infos if info is not None for s in info.subject))
+    if not subjects or set(subjects) & set(flt.subject):
+        return None
+    note = (f"subject: the named paper {' | '.join(flt.paper)} is {'/'.join(subjects)}; the evidence's "
+            f"{'/'.join(flt.subject)} is not kept beside it")
+    return replace(flt, subject=subjects), note

@@ -66,3 +66,25 @@ def test_strict_scope_and_strict_keys_get_no_evidence_rung(mini):
     paper = FieldDecision("paper", ("AMC 10A",), 0.9, "stated", "filter", alternative=("AMC 10B",))
     rungs = evidence_ladder(_decision(flt, {"paper": paper}, strict=["paper", "question_number"]), mini)
     assert all("evidence" not in r.description for r in rungs)
+
+
+def test_a_weak_table_the_evidence_reads_as_an_exam_question_moves_no_subject(mini):
+    """"geography practice q: table of labor hours per unit of wine and cheese ..." (round 15, ig_tab_ad.52): the
+    'table' made the textbook a soft kind, the evidence finds an exam question likelier (0.76); economics holds no
+    textbook, and the reference-material rung moved the subject to physics. Now the kind is dropped at W1 instead.
+    A weak table the evidence does not read as another kind (p < 0.5) still finds the physics textbook."""
+    from services.gate.evidence_features import EvidenceHit
+    from services.gate.nearest import material_found
+
+    found = material_found([EvidenceHit({"subject": "physics", "content_type": "textbook"}, 0.9, "sparse", 1)])
+    flt = Scope(subject=("economics",), level=("high_school",), content_type=("textbook",))
+    soft = {"content_type": "stated but uncertain"}
+
+    def ladder(p_question: float) -> list:
+        kind = FieldDecision("content_type", ("textbook",), 0.43, "stated", "soft",
+                             candidates=(("exam_question", p_question), ("textbook", 0.43)))
+        return evidence_ladder(_decision(flt, {"content_type": kind}, soft=soft), mini, found=found)
+
+    assert not any(r.filter.subject == ("physics",) for r in ladder(0.76))
+    assert ladder(0.76)[1].filter.content_type == () and ladder(0.76)[1].filter.subject == ("economics",)
+    assert any(r.filter.subject == ("physics",) for r in ladder(0.39))

@@ -533,3 +533,24 @@ def test_a_quantity_is_not_an_item_number(bundled, query, number):
 ])
 def test_uni_101_and_hs_name_levels(bundled, query, level):
     assert _field(bundled, query, "level") == level
+
+
+@pytest.mark.parametrize("query, content", [
+    ("amc 12a 2010 q11 soln?? how do u get b", ("solution",)),
+    ("the marking points for the 2019 gaokao politics question", ("mark_scheme",)),
+])
+def test_shorthand_for_solutions_and_marking_points(bundled, query, content):
+    assert _field(bundled, query, "content_type") == content
+
+
+def test_national_ii_names_the_gaokao_sitting(bundled):
+    assert _field(bundled, "2019 gaokao politics (national II) question on the Piraeus port", "paper") == \
+        ("Gaokao 新课标II Politics",)
+
+
+@pytest.mark.parametrize("query", [
+    "有没有人有2021全国三卷理数18题？原题发一下，顺便讲讲思路",
+    "can someone help, stuck on 2019 AMC 10A #14",
+])
+def test_chatty_requests_leave_a_pure_look_up(bundled, query):
+    assert run_gate(query, vocab=bundled).topic_terms == []

@@ -179,3 +179,16 @@ def test_on_the_evidence_path_the_note_reaches_the_answer_and_nothing_is_present
     assert scope.paper == ("AMC 10A",) and scope.question_number == (40,)   # W0 asks for what does not exist
     assert any("question 40 is beyond what the index holds of AMC 10A (2019)" in n for n in response.notes)
     assert all(40 in s.filter.question_number for s in response.ladder)    # no rung answers another question
+
+
+def test_a_question_and_its_answer_asked_together_leave_the_kind_open_on_the_evidence_path(mini):
+    """"2018 history 新课标III question + reference answer pls" (round 15, ig_st_syn.01): the text asks for both
+    kinds; the probe, all exam questions, no longer filters the kind to exam_question."""
+    from services.gate.evidence import EvidenceHit, EvidenceParams
+
+    meta = {"subject": "history", "level": "grade_12", "paper": "Gaokao 新课标III History", "year": 2018,
+            "exam_board": "China NCEE (Gaokao)", "content_type": "exam_question", "question_number": 13}
+    probe = [EvidenceHit(meta, 1.0, leg, rank) for leg in ("sparse", "dense") for rank in (1, 2, 3)]
+    result = run_gate("2018 新课标III history question 13 + reference answer pls", vocab=mini, probe=probe,
+                      params=EvidenceParams.load())
+    assert result.scope.content_type == ()

@@ -113,3 +113,16 @@ def test_a_replaced_subject_held_far_away_is_the_evidences_case(mini):
     flt = Scope(subject=("science",), level=("grade_4",))
     stated, decision = _decision(flt, "physics")     # physics is held from grade 12: eight grades away
     assert replaced_next_door(overruled_absent(stated, decision, mini), flt, mini) == ()
+
+
+def test_the_named_papers_subject_stands_beside_an_evidence_subject_it_does_not_hold(mini):
+    """"... the 2019 gaokao politics (national II) question on ... Piraeus port 比港" (round 15, ig_ms_sy.51): the
+    evidence said history beside the named politics paper; together they hold nothing."""
+    from services.gate.overruled import named_paper_subject
+
+    flt = Scope(subject=("politics",), year=(2018,), paper=("Gaokao 新课标III History",))
+    agreed = named_paper_subject(flt, mini)
+    assert agreed is not None and agreed[0].subject == ("history",)
+    assert "the evidence's politics is not kept" in agreed[1]
+    assert named_paper_subject(Scope(subject=("history",), paper=("Gaokao 新课标III History",)), mini) is None
+    assert named_paper_subject(Scope(subject=("politics",), paper=("No Such Paper",)), mini) is None
