@@ -39,6 +39,15 @@ _YEAR = re.compile(r"(?<![0-9A-Za-z_^.\-/])(?P<y>(?:19|20)\d\d)(?:\s*年)?(?![0-
 #: "19年高考"): elsewhere "18年" is a duration.
 _SHORT_YEAR = re.compile(r"(?<![0-9])(?P<yy>\d\d)\s*年\s*(?=高考|全国|新课标|新高考|[甲乙丙]卷)")
 _OPERATORS = set("=+-*/<>^_")
+#: A bracketed remark, and the words that say its numbers are not the ones asked for (another paper, done already).
+_ASIDE = re.compile(r"[(（][^()（）]{1,100}[)）]")
+_NOT_ASKED = re.compile(r"(?<![a-z])(?:not|isn't|already|also|instead|done|did|finished|except|rather|easier|harder|"
+                        r"other|pas|nicht|ya)(?![a-z])"
+                        r"|不是|会了|做过|已经|也是|除了|而不是")
+#: A spaced dash after a word ("flat tire / walks the rest - 2017 AMC 12B #4") separates, it does not subtract.
+_DASH_AFTER_WORD = re.compile(r"[^\W\d_]{2,}\s+[-–—]$")
+#: "w/" is "with" ("help w/ 2010 AMC10A #9"), not a division before the year.
+_WITH = re.compile(r"(?<![0-9a-z])w/$", re.IGNORECASE)
 #: A span of years ("1950～2008年", "1914-1918", "1840 to 1949"): what the item is about, never the sitting.
 _YEAR_SPAN = re.compile(r"(?<![0-9])\d{4}\s*(?:~|～|-|–|—|至|到|to|until)\s*\d{4}(?![0-9])")
 #: Every letter + number token of the kind a look-up's shorthand uses ("q43", "p 8"): two of them are variables.
@@ -62,6 +71,7 @@ class Extraction:
 
 def extract_scope(query: str, vocab: Vocabulary) -> Extraction:
     st = SpanText(query)
+    _claim_asides(st)
     fields: dict[str, tuple[tuple, float, str]] = {}
     _put(fields, "question_number", _question_numbers(st, vocab))
     _put(fields, "language", find_languages(st))
@@ -128,7 +138,7 @@ def _question_numbers(st: SpanText, vocab: Vocabulary) -> tuple | None:
     found: list[tuple[int, float, str]] = []
     for pattern, spec in vocab.question_number_patterns:
         matches = find_pattern(st, pattern, case_sensitive=bool(spec.get("case_sensitive")))
-        if matches and spec.get("needs_year") and not _dated_shorthand(st.text):
+        if matches and spec.get("needs_year") and not _dated_shorthand(st.view(case_sensitive=True)):
             continue  # a shorthand ("q43", "p8") names an item only once, in a dated look-up; "q1 ... q2" are variables
         for match in matches:
             number = parse_number(match.group("n"))
@@ -140,6 +150,16 @@ def _question_numbers(st: SpanText, vocab: Vocabulary) -> tuple | None:
     numbers = tuple(dict.fromkeys(n for n, _, _ in found))
     confidence = min(c for _, c, _ in found) if len(numbers) == 1 else 0.6
     return numbers, confidence, ", ".join(t for _, _, t in found)
+
+
+def _claim_asides(st: SpanText) -> None:
+    """Set aside a bracketed remark that names another year or number the query does not ask for ("(not the 2019
+    one)", "(i did #12 already)", "（第3题我会了）", "(it's also #7 on the 10B)"): its numbers are not the look-up's,
+    nor its words the topic."""
+    for match in _ASIDE.finditer(st.text):
+        inner = st.low[match.start():match.end()]
+        if any(ch.isdigit() for ch in inner) and _NOT_ASKED.search(inner):
+            st.claim(match.start(), match.end(), "aside")
 
 
 def _dated_shorthand(text: str) -> bool:
@@ -155,7 +175,8 @@ def _years(st: SpanText, vocab: Vocabulary) -> tuple | None:
     for match in _YEAR.finditer(view):
         year = int(match.group("y"))
         before = view[: match.start()].rstrip()
-        if not low <= year <= high or (before and before[-1] in _OPERATORS):
+        if not low <= year <= high or (before and before[-1] in _OPERATORS and not _WITH.search(before)
+                                       and not _DASH_AFTER_WORD.search(before)):
             continue  # out of range, or a number inside a formula ("x = 2000")
         if any(start <= match.start() < end for start, end in spans):
             continue  # one end of a span of years the item is about

@@ -22,6 +22,7 @@ from tools.gate import query_text as qt
 from tools.gate.corpus_items import CorpusIndex
 from tools.gate.query_kinds import (Case, cited as _cited, cue_lang, cue_text, gold, level_known, lookup_text,
                                     make_case, relevant_for, slice_of, topic)
+from tools.gate.query_kinds_chatty import chatty_lookup as _chatty_lookup
 from tools.gate.query_kinds_crosslang import cross_language as _cross_language
 from tools.gate.query_kinds_empty import abstain as _abstain, cross_subject_relax as _cross_subject_relax
 from tools.gate.query_kinds_empty import relax_content as _relax_content
@@ -38,7 +39,9 @@ KIND_COUNTS = {"quote": 600, "quote_cue": 650, "para": 450, "para_cue": 500, "ke
                "cross_subject": 200, "relax_year": 150, "relax_level": 150, "relax_content": 150, "abstain": 150,
                "relax_series": 150, "table_request": 250, "wrong_subject_paper": 200,
                "relax_table_level": 100, "cross_language": 250, "wrong_subject_table": 150,
-               "wrong_subject_marking": 150, "cross_subject_relax": 100}
+               "wrong_subject_marking": 150, "cross_subject_relax": 100,
+               # round 15, appended so every earlier kind's cases stay as they were (one random stream)
+               "chatty_lookup": 300}
 
 
 def _text_case(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
@@ -155,7 +158,8 @@ BUILDERS = {"quote": _text_case, "quote_cue": _text_case, "para": _text_case, "p
             "relax_series": _relax_series, "table_request": _table_request,
             "wrong_subject_paper": _wrong_subject_paper, "relax_table_level": _relax_table_level,
             "cross_language": _cross_language, "wrong_subject_table": _wrong_subject_table,
-            "wrong_subject_marking": _wrong_subject_marking, "cross_subject_relax": _cross_subject_relax}
+            "wrong_subject_marking": _wrong_subject_marking, "cross_subject_relax": _cross_subject_relax,
+            "chatty_lookup": _chatty_lookup}
 
 
 def generate(idx: CorpusIndex, seed: int = 14, scale: float = 1.0) -> list[Case]:

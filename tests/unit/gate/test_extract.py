@@ -554,3 +554,24 @@ def test_national_ii_names_the_gaokao_sitting(bundled):
 ])
 def test_chatty_requests_leave_a_pure_look_up(bundled, query):
     assert run_gate(query, vocab=bundled).topic_terms == []
+
+
+@pytest.mark.parametrize("query, year, number", [
+    ("teacher here: AMC 10 B 2011 p24 (not q30, that one's fine) - pulling it for a lesson", (2011,), (24,)),
+    ("2016年 全国III卷 理数 16题 （不是2018年那套）", (2016,), (16,)),
+    ("2009 AMC 8 q2 (the 2007 paper was easier) ?? thx", (2009,), (2,)),
+    ("Samia bike / flat tire / walks the rest - 2017 AMC 12B #4, how to solve? (i know it's also #7 on the 10B)",
+     (2017,), (4,)),
+    ("2019 AMC 10A (2019) #5", (2019,), (5,)),              # a year in brackets, nothing set aside
+    ("help w/ 2010 AMC10A #9 pls", (2010,), (9,)),          # 'w/' is 'with', not a division
+    ("solve x - 2000 = 5 for x", (), ()),                   # a formula's number is still no year
+])
+def test_an_aside_that_names_another_year_or_number_is_not_the_look_up(bundled, query, year, number):
+    """Round 15: the blind annotators' distractors ('(not the 2019 one)', '（第3题我会了）', '(i did #12 already)')."""
+    extraction = extract_scope(query, bundled)
+    assert extraction.scope.year == year and extraction.scope.question_number == number
+
+
+def test_walk_me_through_asks_for_the_solution(bundled):
+    assert _field(bundled, "can someone walk me thru #14 from the 2019 AMC 8? stuck on it", "content_type") \
+        == ("solution",)

@@ -255,3 +255,31 @@ def test_two_subjects_at_a_level_holding_neither_relax_to_the_nearest_level_hold
         assert not any((s, scope["level"]) in held_at for s in scope["subject"]), case["case_id"]
         assert {idx.meta(d)["subject"] for d in case["relevant"]} == set(scope["subject"])
         assert all(idx.meta(d)["level"] == relaxed["level"] for d in case["relevant"])
+
+
+@pytest.mark.data
+def test_a_chatty_look_up_cites_the_item_and_its_aside_another_number_or_year(generated):
+    """Round 15: look-ups as the blind annotators write them; an aside names a number or year not asked for."""
+    import re
+
+    idx, cases = generated
+    chatty = _of_kind(cases, "chatty_lookup")
+    for case in chatty:
+        scope = case["scope"]
+        assert scope["paper"] and scope["year"] and scope["question_number"]
+        assert all(_inside(idx.meta(doc), scope) for doc in case["relevant"])
+        if case["task_type"] == "adversarial":
+            aside = case["notes"].removeprefix("aside: ")
+            numbers = {int(x) for x in re.findall(r"\d+", aside)}
+            assert numbers and scope["question_number"] not in numbers and scope["year"] not in numbers
+    assert {c["task_type"] for c in chatty} == {"exact", "adversarial"}
+
+
+@pytest.mark.data
+def test_the_appended_kind_leaves_the_earlier_kinds_as_they_were(generated, monkeypatch):
+    from tools.gate import generate_queries
+
+    idx, cases = generated
+    monkeypatch.delitem(generate_queries.KIND_COUNTS, "chatty_lookup")
+    earlier = generate_queries.generate(idx, seed=14, scale=0.05)
+    assert [c["query"] for c in earlier] == [c["query"] for c in cases if not c["case_id"].startswith("gen_chatty")]
