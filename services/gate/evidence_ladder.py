@@ -43,7 +43,10 @@ def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope:
     if unsatisfiable is None:
         unsatisfiable = vocab.unsatisfiable(decision.filter)
     steps = _evidence_ladder(decision, vocab, strict_scope, unsatisfiable)
-    steps = with_reference_material(with_nearest_level(steps, vocab), vocab, found, _kind_unlikely(decision))
+    subject = decision.fields.get("subject")
+    confirmed = subject is not None and subject.source == "both" and subject.action == "filter"
+    steps = with_reference_material(with_nearest_level(steps, vocab), vocab, found, _kind_unlikely(decision),
+                                    subject_confirmed=confirmed)
     return with_series_rungs(steps, decision.filter, gap)
 
 

@@ -74,7 +74,7 @@ def material_found(probe: Sequence[EvidenceHit], depth: int = MATERIAL_DEPTH) ->
 
 def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
                             found: Mapping[str, Collection[str]] | None = None,
-                            unlikely: bool = False) -> list[LadderStep]:
+                            unlikely: bool = False, subject_confirmed: bool = False) -> list[LadderStep]:
     """``steps`` with a W1 rung right after W0 that keeps a reference content type and moves the level (and the
     subject) to the nearest place the corpus holds it (unchanged when W0 can match it).
 
@@ -88,7 +88,14 @@ def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
 
     ``unlikely``: the reference kind is stated but uncertain and the evidence finds another kind likelier ("geography
     practice q: table of labor hours per unit of wine and cheese": the table is in an exam question). It is then
-    dropped at W1 like any soft field, and never moves the subject to one that holds textbooks."""
+    dropped at W1 like any soft field, and never moves the subject to one that holds textbooks.
+
+    ``subject_confirmed``: the text and the evidence agree on the subject ("is there an official high school physics
+    syllabus / standards doc that lists the projectile formulas?": physics 1.00). A syllabus is one subject's
+    document, so another subject's standards never answer it: no rung moves the subject to where the probe found
+    one (the mathematics standards), and the ladder relaxes the kind (decision 49). A textbook table is reference
+    data any subject's query may need ("maths textbook table converting degrees to radians": the physics
+    textbook), so a textbook still moves."""
     if len(steps) < 2 or not vocab.has_corpus or unlikely:
         return steps
     base = steps[0].filter
@@ -101,7 +108,7 @@ def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
     subjects = base.subject
     if not own and "science" in subjects:
         subjects = tuple(dict.fromkeys([*subjects, *SCIENCE_DISCIPLINES]))
-    if not vocab.held_levels(subjects, kinds) and found:
+    if not vocab.held_levels(subjects, kinds) and found and not (subject_confirmed and "textbook" not in kinds):
         subjects = tuple(s for s in vocab.content_holders(kinds) if any(s in found.get(k, ()) for k in kinds))
     held = vocab.held_levels(subjects, kinds)
     nearest = (nearest_levels(held, base.level) if base.level else tuple(sorted(held))) if held else ()

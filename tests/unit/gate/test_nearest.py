@@ -108,3 +108,19 @@ def test_without_the_probe_finding_it_the_subject_stays(mini):
     assert with_reference_material(plain, mini) == plain
     assert with_reference_material(plain, mini, {"syllabus": {"mathematics"}}) == plain
     assert with_reference_material(plain, mini, {"textbook": {"biology"}}) == plain  # biology holds no textbook
+
+
+def test_a_syllabus_of_a_confirmed_subject_is_never_another_subjects(mini):
+    """"is there an official high school physics syllabus / standards doc that lists the projectile formulas?"
+    (round 15, ih_fm_rx.01): the index has no physics syllabus and the probe finds the mathematics standards. With
+    the subject confirmed by text and evidence, no rung moves it there; a textbook (reference data) still moves."""
+    asked = build_ladder(Scope.from_dict({"subject": "physics", "level": "high_school", "content_type": "syllabus"}),
+                         [], False)
+    found = {"syllabus": {"mathematics"}}
+    moved = with_reference_material(asked, mini, found)
+    assert moved[1].filter.subject == ("mathematics",)
+    assert with_reference_material(asked, mini, found, subject_confirmed=True) == asked
+    table = build_ladder(Scope.from_dict({"subject": "chemistry", "level": "high_school", "content_type": "textbook"}),
+                         [], False)
+    kept = with_reference_material(table, mini, {"textbook": {"physics"}}, subject_confirmed=True)
+    assert kept[1].filter.subject == ("physics",)
