@@ -45,8 +45,9 @@ def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope:
     steps = _evidence_ladder(decision, vocab, strict_scope, unsatisfiable)
     subject = decision.fields.get("subject")
     confirmed = subject is not None and subject.source == "both" and subject.action == "filter"
+    kind = decision.fields.get("content_type")
     steps = with_reference_material(with_nearest_level(steps, vocab), vocab, found, _kind_unlikely(decision),
-                                    subject_confirmed=confirmed)
+                                    subject_confirmed=confirmed, kind_firm=kind is not None and kind.action == "filter")
     return with_series_rungs(steps, decision.filter, gap)
 
 

@@ -74,7 +74,8 @@ def material_found(probe: Sequence[EvidenceHit], depth: int = MATERIAL_DEPTH) ->
 
 def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
                             found: Mapping[str, Collection[str]] | None = None,
-                            unlikely: bool = False, subject_confirmed: bool = False) -> list[LadderStep]:
+                            unlikely: bool = False, subject_confirmed: bool = False,
+                            kind_firm: bool = False) -> list[LadderStep]:
     """``steps`` with a W1 rung right after W0 that keeps a reference content type and moves the level (and the
     subject) to the nearest place the corpus holds it (unchanged when W0 can match it).
 
@@ -95,7 +96,10 @@ def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
     document, so another subject's standards never answer it: no rung moves the subject to where the probe found
     one (the mathematics standards), and the ladder relaxes the kind (decision 49). A textbook table is reference
     data any subject's query may need ("maths textbook table converting degrees to radians": the physics
-    textbook), so a textbook still moves."""
+    textbook), so a textbook still moves.
+
+    ``kind_firm``: the kind is a filter, not a soft field (a weak "table" is not): only then, when the subject holds
+    none of it anywhere and no other subject's is to be had, the next rung asks for the other reference kind."""
     if len(steps) < 2 or not vocab.has_corpus or unlikely:
         return steps
     base = steps[0].filter
@@ -113,7 +117,7 @@ def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
     held = vocab.held_levels(subjects, kinds)
     nearest = (nearest_levels(held, base.level) if base.level else tuple(sorted(held))) if held else ()
     if not nearest:
-        return steps
+        return _with_other_kind(steps, kinds, vocab) if kind_firm and not own else steps
     holding = tuple(s for s in subjects if set(nearest) & vocab.held_levels((s,), kinds))
     relaxed = replace(base, subject=holding, level=nearest if base.level else (), year=(), paper=(),
                       question_number=())
@@ -122,4 +126,27 @@ def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
     asked = "/".join(base.subject) + (f" at {'|'.join(base.level)}" if base.level else "")
     where = "/".join(holding) + (f" {'|'.join(nearest)}" if base.level else "")
     rung = LadderStep(W1, relaxed, f"W1 keep the {'/'.join(kinds)}: none held for {asked}; nearest held: {where}")
+    return [steps[0], rung, *steps[1:]]
+
+
+def _with_other_kind(steps: list[LadderStep], kinds: tuple[str, ...], vocab: Vocabulary) -> list[LadderStep]:
+    """``steps`` with a W1 rung right after W0 that keeps subject and level and asks for the other reference kind,
+    when the subject holds none of the asked kinds at any level and no other subject's is to be had (decision 50).
+
+    "need the 8th grade math textbook section on pythagorean thm ...": the index holds no mathematics textbook at
+    all, and the probe found none elsewhere; the kind is the field the index lacks, so the nearest scope is the
+    grade-8 mathematics standards, before any level is widened."""
+    base = steps[0].filter
+    others = tuple(k for k in REFERENCE_MATERIAL if k not in kinds)
+    levels = vocab.held_levels(base.subject, others)
+    nearest = (nearest_levels(levels, base.level) if base.level else tuple(sorted(levels))) if levels else ()
+    if not nearest:
+        return steps
+    relaxed = replace(base, content_type=others, level=nearest if base.level else (), year=(), paper=(),
+                      question_number=())
+    if any(s.filter == relaxed for s in steps):
+        return steps
+    asked = "/".join(base.subject)
+    rung = LadderStep(W1, relaxed, f"W1 no {'/'.join(kinds)} held for {asked} at any level; nearest kind held: "
+                                   f"{'/'.join(others)}" + (f" at {'|'.join(nearest)}" if base.level else ""))
     return [steps[0], rung, *steps[1:]]

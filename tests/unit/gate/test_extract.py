@@ -575,3 +575,15 @@ def test_an_aside_that_names_another_year_or_number_is_not_the_look_up(bundled, 
 def test_walk_me_through_asks_for_the_solution(bundled):
     assert _field(bundled, "can someone walk me thru #14 from the 2019 AMC 8? stuck on it", "content_type") \
         == ("solution",)
+
+
+@pytest.mark.parametrize("query, paper, content", [
+    ("2014 national I physics calc: braking distance in the rain - question AND the answer key pls",
+     ("Gaokao 新课标I Physics",), ()),
+    ("2015 全国卷三 理数 选择压轴 第12题 求详细过程",
+     ("Gaokao 新课标III Mathematics I (science track)", "Gaokao 全国III Mathematics I (science track)"), ("solution",)),
+])
+def test_national_i_before_a_subject_and_a_request_for_the_detailed_working(bundled, query, paper, content):
+    extraction = extract_scope(query, bundled)
+    assert set(extraction.scope.paper) <= set(paper) and extraction.scope.paper
+    assert extraction.scope.content_type == content

@@ -124,3 +124,16 @@ def test_a_syllabus_of_a_confirmed_subject_is_never_another_subjects(mini):
                          [], False)
     kept = with_reference_material(table, mini, {"textbook": {"physics"}}, subject_confirmed=True)
     assert kept[1].filter.subject == ("physics",)
+
+
+def test_a_kind_the_subject_never_holds_moves_to_its_other_reference_kind(mini):
+    """"need the 8th grade math textbook section on pythagorean thm ..." (round 15, ii_fm_rx.02): no mathematics
+    textbook at any level and none found elsewhere; the next rung is the mathematics standards at the nearest
+    level holding them, before any level widens. Only for a firm kind: a weak 'table' is dropped as before."""
+    asked = build_ladder(Scope.from_dict({"subject": "mathematics", "level": "grade_8", "content_type": "textbook"}),
+                         [], False)
+    rung = with_reference_material(asked, mini, {}, kind_firm=True)[1]
+    assert rung.filter.subject == ("mathematics",) and rung.filter.content_type == ("syllabus",)
+    assert rung.filter.level == ("high_school",)      # the mini corpus holds the standards at high school only
+    assert "no textbook held for mathematics at any level" in rung.description
+    assert with_reference_material(asked, mini, {}) == asked
