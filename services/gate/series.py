@@ -86,7 +86,10 @@ def gap_note(gap: SeriesGap, flt: Scope, ladder: list[LadderStep]) -> str:
     """The answer's note on the gap: relaxed within the series when the ladder has a series rung; otherwise (a
     pure look-up, or a strict scope: W0 only) that it was not, with the nearest years the asked paper is held,
     so no note claims a relaxation nothing made."""
-    absent = f"{', '.join(gap.boards)} holds no material for the asked {' and '.join(gap.missing)}"
+    named = [m.name for m in gap.members if m.name in flt.paper]
+    # the named paper(s) when the text names one ("2021全国三卷理数18题": the board holds 2021, that series does not)
+    who = " | ".join(named) if named else ", ".join(gap.boards)
+    absent = f"{who} holds no material for the asked {' and '.join(gap.missing)}"
     if any(step.description.startswith(SERIES_RUNG) for step in ladder):
         return f"{absent}: relaxed within the series"
     papers = [m for m in gap.members if m.name in flt.paper] or list(gap.members)

@@ -93,3 +93,16 @@ def test_the_note_says_relaxed_only_when_the_ladder_relaxes_within_the_series(mi
     note = gap_note(gap, flt, relaxed[:1])
     assert "not relaxed" in note and "relaxed within the series" not in note
     assert "nearest years held: 2011, 2015" in note
+
+
+def test_the_note_names_the_paper_that_lacks_the_year_not_the_whole_board(mini):
+    """'2021全国三卷理数18题' (round 15): the board holds 2021 under other series; the note names the asked paper."""
+    flt = Scope.from_dict({"subject": "science", "level": "grade_8", "year": 2013, "exam_board": NYSED,
+                           "paper": "NYSED Regents Grade 8 Science", "question_number": 12})
+    gap = find_gap(flt, (), mini)
+    note = gap_note(gap, flt, [LadderStep(W0, flt, "W0 exact scope")])
+    assert note.startswith("NYSED Regents Grade 8 Science holds no material for the asked year")
+    unnamed = flt.without("paper")
+    gap = find_gap(unnamed, (), mini)
+    assert gap is not None
+    assert gap_note(gap, unnamed, [LadderStep(W0, unnamed, "W0")]).startswith(f"{NYSED} holds no material")
