@@ -22,7 +22,7 @@ from typing import Callable, Collection, Mapping
 
 from chsr.relaxation import W1, W2, step_label
 from chsr.scope import MARKING_TYPES, Scope
-from services.gate.evidence import EvidenceDecision
+from services.gate.evidence import EvidenceDecision, FieldDecision
 from services.gate.ladder import LadderStep, build_ladder, with_kin
 from services.gate.nearest import REFERENCE_MATERIAL, with_nearest_level, with_reference_material
 from services.gate.series import SeriesGap, with_series_rungs
@@ -43,24 +43,21 @@ def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope:
     if unsatisfiable is None:
         unsatisfiable = vocab.unsatisfiable(decision.filter)
     steps = _evidence_ladder(decision, vocab, strict_scope, unsatisfiable)
-    subject = decision.fields.get("subject")
+    subject, kind = decision.fields.get("subject"), decision.fields.get("content_type")
     confirmed = subject is not None and subject.source == "both" and subject.action == "filter"
-    kind = decision.fields.get("content_type")
-    steps = with_reference_material(with_nearest_level(steps, vocab), vocab, found, _kind_unlikely(decision),
+    unlikely = "content_type" in decision.soft_fields and _kind_unlikely(kind)
+    steps = with_reference_material(with_nearest_level(steps, vocab), vocab, found, unlikely,
                                     subject_confirmed=confirmed, kind_firm=kind is not None and kind.action == "filter")
     return with_series_rungs(steps, decision.filter, gap)
 
 
-def _kind_unlikely(decision: EvidenceDecision) -> bool:
-    """The stated content type is uncertain and the evidence finds another kind, not reference material, more
-    likely than not (p >= 0.5; the weak "table" of a question, not of a textbook)."""
-    kind = decision.fields.get("content_type")
-    if "content_type" not in decision.soft_fields or kind is None or not kind.candidates:
+def _kind_unlikely(kind: FieldDecision | None) -> bool:
+    """The evidence finds a kind other than reference material more likely than not (p >= 0.5): for a soft stated
+    kind, the weak "table" of a question, not of a textbook."""
+    if kind is None or not kind.candidates:
         return False
     value, p = max(kind.candidates, key=lambda c: c[1])
     return value not in REFERENCE_MATERIAL and p >= LIKELIER_KIND
-
-
 
 
 def _evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope: bool,

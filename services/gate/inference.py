@@ -71,12 +71,8 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     corrected = corrected_sitting(decision.filter, decision.fields.get("subject"), probe, vocab.sitting_aliases)
     if corrected is not None:  # the text's subject is wrong and the sibling paper of its sitting holds the item
         decision = replace(decision, filter=corrected[0], notes=[*decision.notes, corrected[1]])
-    if extraction.confidence.get("content_type", (0.0, ""))[1] == BOTH_REQUESTED and decision.filter.content_type:
-        # "question + reference answer pls": the text asks for both kinds, so the evidence's kind only ranks
-        kind = decision.fields["content_type"]
-        decision = replace(decision, filter=replace(decision.filter, content_type=()),
-                           fields={**decision.fields, "content_type": replace(kind, action="rank")},
-                           soft_fields={k: v for k, v in decision.soft_fields.items() if k != "content_type"})
+    if extraction.confidence.get("content_type", (0.0, ""))[1] == BOTH_REQUESTED:
+        decision = _kind_left_open(decision)  # "question + reference answer pls": the evidence's kind only ranks
     agreed = named_paper_subject(decision.filter, vocab)
     if agreed is not None:  # the evidence's subject beside a paper of another subject: the paper's subject stands
         decision = replace(decision, filter=agreed[0], notes=[*decision.notes, agreed[1]])
@@ -123,3 +119,13 @@ def _report(decision: EvidenceDecision) -> dict[str, FieldReport]:
         evidence = ", ".join(f"{v}={p:.2f}" for v, p in d.candidates[:3]) if d.candidates else d.source
         out[name] = FieldReport(round(float(d.probability), 3), evidence, d.source, d.conflict, d.action)
     return out
+
+
+def _kind_left_open(decision: EvidenceDecision) -> EvidenceDecision:
+    """The decision with its content type ranking only: the text asks for a question and its answer together."""
+    kind = decision.fields.get("content_type")
+    if kind is None or not decision.filter.content_type:
+        return decision
+    return replace(decision, filter=replace(decision.filter, content_type=()),
+                   fields={**decision.fields, "content_type": replace(kind, action="rank")},
+                   soft_fields={k: v for k, v in decision.soft_fields.items() if k != "content_type"})

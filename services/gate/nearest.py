@@ -114,8 +114,7 @@ def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
         subjects = tuple(dict.fromkeys([*subjects, *SCIENCE_DISCIPLINES]))
     if not vocab.held_levels(subjects, kinds) and found and not (subject_confirmed and "textbook" not in kinds):
         subjects = tuple(s for s in vocab.content_holders(kinds) if any(s in found.get(k, ()) for k in kinds))
-    held = vocab.held_levels(subjects, kinds)
-    nearest = (nearest_levels(held, base.level) if base.level else tuple(sorted(held))) if held else ()
+    nearest = _nearest_held(vocab.held_levels(subjects, kinds), base.level)
     if not nearest:
         return _with_other_kind(steps, kinds, vocab) if kind_firm and not own else steps
     holding = tuple(s for s in subjects if set(nearest) & vocab.held_levels((s,), kinds))
@@ -138,8 +137,7 @@ def _with_other_kind(steps: list[LadderStep], kinds: tuple[str, ...], vocab: Voc
     grade-8 mathematics standards, before any level is widened."""
     base = steps[0].filter
     others = tuple(k for k in REFERENCE_MATERIAL if k not in kinds)
-    levels = vocab.held_levels(base.subject, others)
-    nearest = (nearest_levels(levels, base.level) if base.level else tuple(sorted(levels))) if levels else ()
+    nearest = _nearest_held(vocab.held_levels(base.subject, others), base.level)
     if not nearest:
         return steps
     relaxed = replace(base, content_type=others, level=nearest if base.level else (), year=(), paper=(),
@@ -150,3 +148,10 @@ def _with_other_kind(steps: list[LadderStep], kinds: tuple[str, ...], vocab: Voc
     rung = LadderStep(W1, relaxed, f"W1 no {'/'.join(kinds)} held for {asked} at any level; nearest kind held: "
                                    f"{'/'.join(others)}" + (f" at {'|'.join(nearest)}" if base.level else ""))
     return [steps[0], rung, *steps[1:]]
+
+
+def _nearest_held(held: Collection[str], asked: tuple[str, ...]) -> tuple[str, ...]:
+    """The held levels nearest the asked ones; every held level when none was asked; () when none is held."""
+    if not held:
+        return ()
+    return nearest_levels(held, asked) if asked else tuple(sorted(held))

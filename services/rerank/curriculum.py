@@ -91,12 +91,13 @@ def curriculum_rerank(items: Sequence[RerankItem], scope: Scope, *, dedup_thresh
     remaining = np.ones(n, dtype=bool)
     out: list[RerankItem] = []
     removed = 0
-    subjects = [str(m.get("subject") or "") for m in meta]
+    # subject coverage (a scope naming several subjects): each candidate's subject as an index into ``picked``
     covering = cover > 0.0 and len(scope.subject) >= 2
-    picked: dict[str, int] = {}
+    _, subject_of = np.unique([str(m.get("subject") or "") for m in meta], return_inverse=True)
+    picked = np.zeros(int(subject_of.max()) + 1)
     while remaining.any():
-        share = np.array([picked.get(s, 0) / len(out) if covering and out else 0.0 for s in subjects])
-        adjusted = np.where(remaining, base * (1.0 - penalty * max_sim) * (1.0 - cover * share), -np.inf)
+        coverage = 1.0 - cover * (picked[subject_of] / len(out)) if covering and out else 1.0
+        adjusted = np.where(remaining, base * (1.0 - penalty * max_sim) * coverage, -np.inf)
         best = int(np.argmax(adjusted))  # first max = best fused rank
         remaining[best] = False
         if out and max_sim[best] >= dedup_threshold:
@@ -104,6 +105,6 @@ def curriculum_rerank(items: Sequence[RerankItem], scope: Scope, *, dedup_thresh
             continue
         out.append(items[best].rescored(float(adjusted[best]), alignment=float(align[best]),
                                         reliability=float(rely[best]), redundancy=float(max_sim[best])))
-        picked[subjects[best]] = picked.get(subjects[best], 0) + 1
+        picked[subject_of[best]] += 1
         max_sim = np.maximum(max_sim, sim[best])
     return out, removed
