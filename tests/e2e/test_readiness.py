@@ -40,7 +40,8 @@ def test_an_ingest_sent_as_soon_as_the_gateway_port_opens_waits_for_the_stages_a
             time.sleep(0.05)
         with GatewayClient(layout.addr("gateway"), timeout=180) as client:
             health = health_pb2_grpc.HealthStub(client._channel)
-            status = health.Check(health_pb2.HealthCheckRequest(), timeout=5).status
+            # wait_for_ready: a connection refused in the instant after the port opens is retried, not the answer
+            status = health.Check(health_pb2.HealthCheckRequest(), timeout=5, wait_for_ready=True).status
             assert status == health_pb2.HealthCheckResponse.NOT_SERVING   # no stage answers yet
             for name in sup.services:
                 if name != "gateway":
