@@ -25,7 +25,7 @@ from services.gate.overruled import (dropped_absent, named_paper_subject, overru
                                      with_stated_fallback, with_stated_subject, with_stated_w0)
 from services.gate.series import find_gap, gap_note, with_series_board
 from services.gate.sibling import corrected_sitting, sibling_rung, with_sibling_rung
-from services.gate.sittings import after_the_index, off_cycle, series_not_held
+from services.gate.sittings import after_the_index, numbered_gap, off_cycle, series_not_held
 from services.gate.vocabulary import Vocabulary
 
 #: Fields whose corpus values the look-up rules consult (a stated board or paper the corpus lacks).
@@ -78,7 +78,7 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
         decision = replace(decision, filter=agreed[0], notes=[*decision.notes, agreed[1]])
     # a sitting after the index's last year, an item of a series the index lacks: nothing to relax to
     future = (after_the_index(decision.filter, vocab) or off_cycle(decision.filter, vocab)
-              or series_not_held(decision.fields))
+              or numbered_gap(decision.filter, vocab) or series_not_held(decision.fields))
     if future:  # (services.gate.sittings)
         strict_scope = True
         decision = replace(decision, notes=[*decision.notes, future])

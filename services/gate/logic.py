@@ -30,7 +30,7 @@ from services.gate.marking import marking_rungs
 from services.gate.nearest import with_nearest_level, with_reference_material
 from services.gate.query_language import LanguageGuess, detect_language
 from services.gate.series import find_gap, with_series_board, with_series_rungs
-from services.gate.sittings import after_the_index, off_cycle
+from services.gate.sittings import after_the_index, numbered_gap, off_cycle
 from services.gate.vocabulary import Vocabulary
 
 HINT_CONFIDENCE = 1.0
@@ -108,7 +108,8 @@ def run_gate(
     # A pure look-up ("2025 AMC 10A problem 5") has no topic to recover by widening: if the exact
     # scope is empty the honest answer is nothing, not another paper's item.
     lookup_only = extract and not topics
-    future = after_the_index(scope, vocab) or off_cycle(scope, vocab)  # no such sitting: not relaxed either
+    # no such sitting (or no such item of it): not relaxed either
+    future = after_the_index(scope, vocab) or off_cycle(scope, vocab) or numbered_gap(scope, vocab)
     if future:
         notes.append(future)
     gap = find_gap(scope, (), vocab)  # a named series at a grade / year it lacks: relax within it

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceHit, EvidenceParams, FieldDecision
 from services.gate.logic import run_gate
-from services.gate.sittings import after_the_index, off_cycle, series_not_held
+from services.gate.sittings import after_the_index, numbered_gap, off_cycle, series_not_held
 from services.gate.vocabulary import Vocabulary
 
 pytestmark = pytest.mark.unit
@@ -134,3 +135,32 @@ def test_an_off_cycle_year_is_not_relaxed(cycles):
     result = run_gate("TIMSS 2009 8th grade science released item - main function of chlorophyll", vocab=cycles)
     assert [s.label for s in result.ladder] == ["W0"]
     assert any("no such sitting was held" in n for n in result.notes)
+
+
+def test_a_numbered_item_of_a_year_missing_inside_the_span_is_named_not_relaxed(cycles):
+    """'need 2021 amc 8 problem 17 + answer' (round 16): LEAP grade 8 is held 2007-2012 but not 2010, so question 14
+    of 2010 names an item of a sitting the index does not hold; another year's question 14 is another item."""
+    note = numbered_gap(Scope(paper=("LEAP Grade 8 Science",), year=(2010,), question_number=(14,)), cycles)
+    assert "falls inside the years the paper is" in note and "2007-2012" in note and "question 14" in note
+    result = run_gate("LEAP 2010 grade 8 science question 14 about plant cells", vocab=cycles)
+    assert [s.label for s in result.ladder] == ["W0"]
+    assert any("names an item of that one sitting; not relaxed" in n for n in result.notes)
+
+
+@pytest.mark.parametrize("scope", [
+    Scope(paper=("LEAP Grade 8 Science",), year=(2010,)),                         # no number: a topical ask relaxes
+    Scope(paper=("LEAP Grade 8 Science",), year=(2006,), question_number=(3,)),   # before the first year held
+    Scope(paper=("LEAP Grade 8 Science",), year=(2013,), question_number=(3,)),   # after the last year held
+    Scope(paper=("LEAP Grade 8 Science",), year=(2011,), question_number=(3,)),   # a year held
+    Scope(paper=("LEAP Grade 8 Science",), year=(2010, 2011), question_number=(3,)),  # one asked year is held
+    Scope(year=(2010,), question_number=(3,)),                                    # no paper named
+])
+def test_a_number_outside_the_span_a_held_year_or_no_number_is_not_a_numbered_gap(cycles, scope):
+    assert numbered_gap(scope, cycles) == ""
+
+
+def test_two_named_papers_are_a_numbered_gap_only_when_both_lack_the_year(cycles):
+    both = Scope(paper=("Alaska SBA Grade 8 Science", "LEAP Grade 8 Science"), year=(2010,), question_number=(3,))
+    assert "Alaska SBA Grade 8 Science is held 2008-2012; LEAP Grade 8 Science is held 2007-2012" in \
+        numbered_gap(both, cycles)
+    assert numbered_gap(replace(both, year=(2011,)), cycles) == ""  # LEAP holds 2011
