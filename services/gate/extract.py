@@ -38,6 +38,11 @@ _YEAR = re.compile(r"(?<![0-9A-Za-z_^.\-/])(?P<y>(?:19|20)\d\d)(?:\s*年)?(?![0-
 #: A two-digit year in Chinese shorthand, only when a paper name follows it ("18年全国II卷", "22年甲卷",
 #: "19年高考"): elsewhere "18年" is a duration.
 _SHORT_YEAR = re.compile(r"(?<![0-9])(?P<yy>\d\d)\s*年\s*(?=高考|全国|新课标|新高考|[甲乙丙]卷)")
+#: Two-digit years annotators write when no four-digit year is stated: glued to a Chinese paper name ("22全国乙理数"),
+#: before a competition's name ("21 AMC 12A #22", "soln for 09 AMC12A q10"), or with an apostrophe ("AMC12B '05").
+_BARE_SHORT_YEAR = re.compile(r"(?<![0-9])(?P<yy>\d\d)(?=全国|新课标|新高考|[甲乙丙]卷)"
+                              r"|(?<![0-9A-Za-z#.'’])['’]?(?P<yb>\d\d)\s*(?=AMC\s?-?\s?(?:10|12)[AB](?![0-9A-Za-z]))"
+                              r"|(?<![0-9A-Za-z])['’](?P<ya>\d\d)(?![0-9])")
 _OPERATORS = set("=+-*/<>^_")
 #: A bracketed remark, and the words that say its numbers are not the ones asked for (another paper, done already).
 _ASIDE = re.compile(r"[(（][^()（）]{1,100}[)）]")
@@ -164,7 +169,8 @@ def _claim_asides(st: SpanText) -> None:
 
 def _dated_shorthand(text: str) -> bool:
     """The query states a year and holds one letter-and-number shorthand token at most."""
-    return bool(_YEAR.search(text) or _SHORT_YEAR.search(text)) and len(set(_SHORTHAND.findall(text.lower()))) <= 1
+    dated = _YEAR.search(text) or _SHORT_YEAR.search(text) or _BARE_SHORT_YEAR.search(text)
+    return bool(dated) and len(set(_SHORTHAND.findall(text.lower()))) <= 1
 
 
 def _years(st: SpanText, vocab: Vocabulary) -> tuple | None:
@@ -187,6 +193,13 @@ def _years(st: SpanText, vocab: Vocabulary) -> tuple | None:
         if low <= year <= high:
             found.append((year, match.group(0)))
             st.claim(match.start(), match.end(), "year")
+    if not found:  # only when no year is written out: "12 AMC 10 problems" beside "2019" counts problems
+        for match in _BARE_SHORT_YEAR.finditer(view):
+            yy = int(match.group("yy") or match.group("yb") or match.group("ya"))
+            year = 2000 + yy if 2000 + yy <= high else 1900 + yy
+            if low <= year <= high:
+                found.append((year, match.group(0)))
+                st.claim(match.start(), match.end(), "year")
     if not found:
         return None
     years = tuple(dict.fromkeys(y for y, _ in found))

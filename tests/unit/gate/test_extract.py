@@ -133,9 +133,22 @@ def test_exam_family_implies_level(bundled):
     ("AMC 8 2004 problem 2 - rearranging the digits of 2004", (2004,)),
     ("18年全国II卷政治第3题", (2018,)), ("22年甲卷生物第10题", (2022,)), ("19年高考物理", (2019,)),
     ("经过18年的发展", ()), ("12年级历史考题", ()), ("2018年全国卷", (2018,)),
+    # round 16: two-digit years with no four-digit year written out
+    ("21 AMC 12A #22: roots of x^3+ax^2+bx+c", (2021,)), ("soln for 09 AMC12A q10", (2009,)),
+    ("AMC12B '05 prob 12 - x^2+mx+n", (2005,)), ("22全国乙理数填空15", (2022,)),
+    ("12 AMC 10 problems on probability", ()), ("AMC 8 problem 12 about 15 marbles", ()),
+    ("f'(05) in the 2019 AMC 12A", (2019,)), ("a 25 AMC 12A problem from 2019", (2019,)),
 ])
 def test_year(bundled, query, years):
     assert _field(bundled, query, "year") == years
+
+
+@pytest.mark.parametrize("query, number", [
+    ("AMC12B '05 prob 12 - x^2+mx+n", (12,)), ("soln for 09 AMC12A q10", (10,)),
+    ("sujet bac S 2018 physique-chimie, exo 2 sur l'effet Doppler", (2,)), ("a probability problem", ()),
+])
+def test_question_number_shorthand(bundled, query, number):
+    assert _field(bundled, query, "question_number") == number
 
 
 def test_several_years_are_multi_valued_and_soft(bundled):
