@@ -8,13 +8,13 @@ scope's ``exam_board`` (a value the corpus does not hold), so the gate says "exa
 corpus" and nothing is presented as that item, the same way a known absent board (WAEC, AQA) is treated.
 
 A *look-up* names a series in this sense: the query carries a question number, or a year and a "paper N".
-So does a *dated* topical query through an acronym ("Singapore PSLE science 2015 question on plants": a year
-names a sitting of the series). A topical query that mentions a family ("A-level question on moments") keeps
-its level hint, dated or not.
+So does a *dated* topical query ("Singapore PSLE science 2015 question on plants", "2018年北京卷历史 ... 那道选择题":
+a year names a sitting of the series). A topical query that mentions a family without a year ("A-level question on
+moments") keeps its level hint.
 The name is one of:
 
-* an **exam family term** of the vocabulary (``exam_families``: GCSE, A level, Abitur, bac, ...): words the
-  level extractor reads as a level hint, which in a look-up name the family itself;
+* an **exam family term** of the vocabulary (``exam_families``: GCSE, A level, Abitur, bac, 北京卷, ...): words the
+  level extractor reads as a level hint, which in a look-up or a dated query name the family itself;
 * an **acronym** (2-6 capitals) next to the subject, year, level, content type or question number, or right
   before a paper word, or at the start;
 * a **capitalised word at the start** of a query that also says "paper N".
@@ -53,9 +53,9 @@ def unknown_series(st: SpanText, vocab: Vocabulary, *, has_question: bool, has_y
     look_up = has_question or (has_year and paper_n)
     if not (look_up or has_year):
         return None
-    family = _family_term(st, vocab) if look_up else None
+    family = _family_term(st, vocab)
     if family:
-        return family, f"{family!r} names an exam family (in a look-up: the series, not only a level)"
+        return family, f"{family!r} names an exam family (in a dated query or a look-up: the series, not only a level)"
     claims = sorted(st.claims)
     remaining = st.remaining()
     for match in _WORD.finditer(remaining):

@@ -18,6 +18,8 @@ pytestmark = pytest.mark.unit
     ("2016 HSC chemistry question 21", "HSC"),                                # after the year
     ("Singapore PSLE science 2015 question on plants", "PSLE"),               # dated, topical: an acronym
     ("2018 KCSE chemistry question on rates of reaction", "KCSE"),
+    ("2019 A-level physics question on moments", "A-level"),                  # dated, topical: a family (round 16)
+    ("2018年北京卷历史 乡镇企业行业分布表那道选择题", "北京卷"),                     # a provincial Gaokao paper, dated
 ])
 def test_a_look_up_in_an_unknown_series_names_it_as_the_board(mini, query, series):
     extraction = extract_scope(query, mini)
@@ -45,7 +47,6 @@ def test_the_gate_says_the_series_is_not_held_and_never_leaves_it(mini):
     "NY Regent grade 8 science 2015 question 12",      # close to a known name (a typo), not an unknown series
     "2019 AMC 10B problem 7",                          # a known paper pattern
     "KCSE biology: how do plants lose water?",         # a topical question, not a look-up
-    "2019 A-level physics question on moments",        # dated and topical: a family stays a level hint
     "DNA replication 2015 biology question",           # dated: an acronym that never names a series
 ])
 def test_known_series_typos_topical_queries_and_ordinary_words_are_not_series(mini, query):
