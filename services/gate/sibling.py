@@ -16,7 +16,10 @@ paper has a question 8, about something else). When the evidence overrules the t
 the sibling's item (same sitting, year and number, in the evidence's subject) above the named paper's, the text's
 subject is the mistake and :func:`corrected_sitting` moves the exact scope to the sibling paper: W0, as for any
 wrongly named subject (curriculum README: the gold scope holds the true value). Without a question number the same
-holds for the sitting's year ("2018全国二卷 理综化学 垂体切除法 幼龄大鼠 ... 答案": the biology paper's item).
+holds for the sitting's year ("2018全国二卷 理综化学 垂体切除法 幼龄大鼠 ... 答案": the biology paper's item). Where
+the evidence kept the text's subject, a sibling item near the top of the probe corrects it only while the probe holds
+nothing of the named paper: no item with the asked number, or, unnumbered, no item of that year in its top
+``SIBLING_DEPTH`` ("2019全国II卷物理 嫦娥四号中继星鹊桥 ... 求r近似值": the mathematics paper's item, decision 54).
 """
 
 from __future__ import annotations
@@ -79,9 +82,15 @@ def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence
         return None
     ranked = sorted(probe, key=lambda h: h.rank)
     named = [h.rank for h in ranked if h.metadata.get("paper") in flt.paper and _same_item(h, flt)]
-    # without the evidence overruling the text's subject, only a numbered sibling item the probe ranks near the
-    # top, while the named item is nowhere in it, and whose subject the evidence counts as a candidate
-    depth = SIBLING_DEPTH if subject.conflict else (0 if named or not flt.question_number else NEAR_TOP)
+    # without the evidence overruling the text's subject, only a sibling item the probe ranks near the top, while
+    # the named item is nowhere in it (unnumbered: no item of the named paper that year in its top SIBLING_DEPTH),
+    # and whose subject the evidence counts as a candidate
+    if subject.conflict:
+        depth = SIBLING_DEPTH
+    elif flt.question_number:
+        depth = 0 if named else NEAR_TOP
+    else:
+        depth = 0 if any(rank <= SIBLING_DEPTH for rank in named) else NEAR_TOP
     counted = subject.values if subject.conflict else tuple(v for v, p in subject.candidates if p >= CANDIDATE_P)
     for hit in ranked:
         if hit.rank > depth or (named and named[0] <= hit.rank):

@@ -150,3 +150,28 @@ def test_a_subject_naming_both_tracks_of_a_sitting_is_corrected_too():
     corrected = corrected_sitting(asked, overruled, [hit("Gaokao 新课标III Physics", 2, year=2018)])
     assert corrected is not None and corrected[0].paper == ("Gaokao 新课标III Physics",)
     assert "Mathematics I (science track) | Gaokao 新课标III Mathematics II" in corrected[1]
+
+
+UNNUMBERED = HISTORY.without("question_number")
+
+
+def test_without_a_conflict_or_a_number_a_sibling_item_of_the_year_near_the_top_corrects_the_subject():
+    """"2019全国II卷物理 嫦娥四号中继星鹊桥 ... 求r近似值" (round 16, il_fm_ad.58): no number, the evidence keeps the
+    text's subject, the probe ranks the sibling paper's item of that year near the top and holds no item of the
+    named paper that year."""
+    probe = [hit("Gaokao 新课标I History", 3, year=2015, subject="history"),
+             hit("Gaokao 新课标II Politics", 12, year=2019, rank=3, subject="politics")]
+    corrected = corrected_sitting(UNNUMBERED, KEPT, probe)
+    assert corrected is not None and corrected[0].paper == ("Gaokao 新课标II Politics",)
+    assert corrected[0].subject == ("politics",) and corrected[0].question_number == ()
+
+
+@pytest.mark.parametrize("probe", [
+    [hit("Gaokao 新课标II Politics", 12, year=2019, rank=4, subject="politics")],               # not near the top
+    [hit("Gaokao 新课标II Politics", 12, year=2019, rank=2, subject="politics"),
+     hit("Gaokao 新课标II History", 7, year=2019, rank=10, subject="history")],                 # the named paper's year
+    [hit("Gaokao 新课标II Geography", 12, year=2019, subject="geography")],                     # not a candidate subject
+    [hit("Gaokao 新课标II Politics", 12, year=2018, subject="politics")],                       # another year
+])
+def test_without_a_number_the_named_paper_stays_otherwise(probe):
+    assert corrected_sitting(UNNUMBERED, KEPT, probe) is None
