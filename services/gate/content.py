@@ -38,9 +38,40 @@ _TRAILING_DETERMINERS = re.compile(r"\s*(?:its|their|the|his|her|sa|son|ses|le|l
 BOTH_REQUESTED = "question and answer requested together: no content-type constraint"
 
 
+#: "solution(s)" as a word of the problem, not the kind of material: the roots of an equation ("product of all
+#: solutions", "how many real solutions", "solutions to the equation") or a chemist's mixture ("0.1 M NaCl solution",
+#: "aqueous solution").
+_SOLUTION_WORD = re.compile(r"solutions?$", re.IGNORECASE)
+_PROBLEM_SOLUTION_BEFORE = re.compile(
+    r"(?:\b(?:real|integer|integral|positive|negative|distinct|complex|rational|irrational|ordered|nonzero|non-zero|"
+    r"possible|two|three|four|many|no|general|particular|trivial|nontrivial|exact|approximate|aqueous|buffer|"
+    r"saline|salt|sugar|acid|acidic|basic|alkaline|stock|saturated|unsaturated|supersaturated|dilute|concentrated|"
+    r"ionic|molar)"
+    r"|\b(?:sum|product|number)\s+of(?:\s+all)?(?:\s+the)?(?:\s+(?:real|integer|positive))?"
+    r"|\d\s*(?:m|mol/l|%))\s+$")
+#: A chemical formula right before the word (NaCl, CuSO4, NH3): two or more element symbols, nothing else.
+_FORMULA_BEFORE = re.compile(r"(?<![A-Za-z0-9])((?:[A-Z][a-z]?\d*){2,})\s+$")
+_ELEMENT = re.compile(r"([A-Z][a-z]?)\d*")
+ELEMENTS = frozenset("""H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se
+    Br Kr Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pt Au Hg Pb Bi U""".split())
+_PROBLEM_SOLUTION_AFTER = re.compile(r"^\s+(?:to|of|for|in)\s+(?:the\s+|this\s+|each\s+)?"
+                                     r"(?:equation|equations|system|inequality|inequalities|polynomial|x\b)",
+                                     re.IGNORECASE)
+
+
+def _problem_word(st: SpanText, hit: Hit) -> bool:
+    """The hit is "solution(s)" used as a word of the problem itself (``_SOLUTION_WORD``)."""
+    if not _SOLUTION_WORD.fullmatch(hit.text.strip()):
+        return False
+    before, after = st.text[max(0, hit.start - 40):hit.start], st.text[hit.end:hit.end + 40]
+    formula = _FORMULA_BEFORE.search(before)
+    is_formula = bool(formula) and all(sym in ELEMENTS for sym in _ELEMENT.findall(formula.group(1)))
+    return bool(is_formula or _PROBLEM_SOLUTION_BEFORE.search(before) or _PROBLEM_SOLUTION_AFTER.match(after))
+
+
 def find_content_terms(st: SpanText, vocab: Vocabulary) -> list[Hit]:
     """Find and claim content-type phrases (before subjects and topic cues are read)."""
-    hits = vocab.content_type_terms.find(st)
+    hits = [hit for hit in vocab.content_type_terms.find(st) if not _problem_word(st, hit)]
     for hit in hits:
         if hit.value[1] != "weak_reference":  # "table" stays readable as part of a topic ("frequency table")
             st.claim(hit.start, hit.end, "content_type")

@@ -336,9 +336,21 @@ def test_no_question_number(bundled, query):
     ("QCM d'économie", "exam_question"), ("pregunta de examen de química", "exam_question"),
     ("table of specific heats of common substances", "textbook"),
     ("Which factor is most likely to cause the number of rabbits to increase?", "exam_question"),
+    ("2013 AMC10B 第23题 三角形ABC 求DF 题解思路", "solution"), ("AoPS solution to 2017 AMC 12B problem 4", "solution"),
+    ("AMC 10A 2019 problem 5 solution", "solution"),
 ])
 def test_content_type(bundled, query, content_type):
     assert _field(bundled, query, "content_type") == (content_type,)
+
+
+@pytest.mark.parametrize("query", [
+    "amc12 2023 A #19, product of all solutions log_{7x}2023", "how many real solutions does x^4 = 16 have, AMC 10",
+    "solutions to the equation x^2=4 from AMC 8", "what is the pH of a 0.1 M NaCl solution",
+    "CuSO4 solution electrolysis", "an aqueous solution of glucose",
+])
+def test_solution_as_a_word_of_the_problem_is_not_the_kind(bundled, query):
+    """Round 16 (ij_fm_ex.02): the roots of an equation or a chemist's mixture, not a worked solution."""
+    assert "solution" not in _field(bundled, query, "content_type")
 
 
 @pytest.mark.parametrize("query", [
