@@ -81,7 +81,41 @@ def find_mentions(st: SpanText, vocab: Vocabulary, *, has_grade: bool) -> Mentio
             continue
         found.boards.append((index, hit.text))
         st.claim(hit.start, hit.end, "exam_board")
+    if not found.board_indexes():
+        _misspelt_acronym(st, vocab, found)
     return found
+
+
+#: A board's one-word acronym ("TIMSS", "MCAS") and a capitalised token one typo from it ("TIMMS", "MACS").
+_CAPS_TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{4,6}(?![A-Za-z0-9])")
+
+
+def _misspelt_acronym(st: SpanText, vocab: Vocabulary, found: Mentions) -> None:
+    """A capitalised token of 4-6 letters one typo (two neighbours swapped, one letter changed, added or left out)
+    from exactly one board's one-word acronym names that board ("TIMMS 2011 eighth grade sci": TIMSS). A token that
+    is itself a known name of anything, or near two boards' acronyms, names nothing."""
+    acronyms = {name.upper(): index for index, board in enumerate(vocab.boards)
+                for name in board.get("names", []) if name.isalpha() and 4 <= len(name) <= 6}
+    for match in _CAPS_TOKEN.finditer(st.view(case_sensitive=True)):
+        token = match.group(0)
+        if token.lower() in vocab.series_name_words or token.lower() in vocab.series_stop_words:
+            continue
+        near = {index for name, index in acronyms.items() if _one_typo(token, name)}
+        if len(near) == 1:
+            found.boards.append((near.pop(), token))
+            st.claim(match.start(), match.end(), "exam_board")
+
+
+def _one_typo(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by one swap of neighbours, one changed letter, or one letter added or left out."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
 def _patterned(match: re.Match[str], spec: dict[str, Any], index: int) -> tuple[list[str], str | None, str | None, int, str]:

@@ -612,3 +612,17 @@ def test_national_i_before_a_subject_and_a_request_for_the_detailed_working(bund
     extraction = extract_scope(query, bundled)
     assert set(extraction.scope.paper) <= set(paper) and extraction.scope.paper
     assert extraction.scope.content_type == content
+
+
+@pytest.mark.parametrize("query, board", [
+    ("TIMMS 2011 eighth grade sci: why is the empty bottle crushed", "TIMSS (IEA)"),   # two neighbours swapped
+    ("MACS grade 8 2005 question 12", "MCAS (Massachusetts)"),
+])
+def test_a_board_acronym_one_typo_away_names_the_board(bundled, query, board):
+    """Round 16 (ik_mcq_ex.03): a misspelt acronym left the series out of the scope."""
+    assert _field(bundled, query, "exam_board") == (board,)
+
+
+@pytest.mark.parametrize("query", ["NASA data on the SUNS", "the DNA of a cell", "CELLS and TISSUES question"])
+def test_other_capitals_are_not_a_misspelt_board(bundled, query):
+    assert _field(bundled, query, "exam_board") == ()
