@@ -24,7 +24,7 @@ from services.gate.nearest import material_found
 from services.gate.overruled import (dropped_absent, named_paper_subject, overruled_absent, replaced_next_door,
                                      with_stated_fallback, with_stated_subject, with_stated_w0)
 from services.gate.series import find_gap, gap_note, with_series_board
-from services.gate.sibling import corrected_sitting, sibling_rung, with_sibling_rung
+from services.gate.sibling import corrected_number, corrected_sitting, sibling_rung, with_sibling_rung
 from services.gate.sittings import after_the_index, numbered_gap, off_cycle, series_not_held
 from services.gate.vocabulary import Vocabulary
 
@@ -71,6 +71,9 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     corrected = corrected_sitting(decision.filter, decision.fields.get("subject"), probe, vocab.sitting_aliases)
     if corrected is not None:  # the text's subject is wrong and the sibling paper of its sitting holds the item
         decision = replace(decision, filter=corrected[0], notes=[*decision.notes, corrected[1]])
+    renumbered = corrected_number(decision.filter, probe, topic_terms)
+    if renumbered is not None:  # the query quotes the problem and misnumbers it: the words name the item
+        decision = replace(decision, filter=renumbered[0], notes=[*decision.notes, renumbered[1]])
     if extraction.confidence.get("content_type", (0.0, ""))[1] == BOTH_REQUESTED:
         decision = _kind_left_open(decision)  # "question + reference answer pls": the evidence's kind only ranks
     agreed = named_paper_subject(decision.filter, vocab)

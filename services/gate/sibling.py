@@ -133,3 +133,34 @@ def _same_sitting(paper: str, asked: str, aliases: Mapping[str, str] | None = No
             break
         shared += 1
     return shared >= 2 and shared >= min(len(a), len(b)) - 1
+
+
+#: A stated number is corrected only for a query that quotes the problem: at least this many topic terms.
+QUOTED_TERMS = 5
+
+
+def corrected_number(flt: Scope, probe: Sequence[EvidenceHit], topic_terms: Sequence[str]) -> tuple[Scope, str] | None:
+    """The exact scope with the named paper's item the query's words find, and a note, when the stated number names
+    an item the probe does not find; None otherwise (decision 57).
+
+    "2024 AMC 12A prob 5 - least n so that n! is a multiple of 2024" (it is problem 4 of the 12A, problem 5 of the
+    10A twin), "2017全国一卷理综24题 飞船 8.00×10^4kg 进入大气层 ..." (the combined paper's number 24; the index numbers
+    that physics item 11): the student quotes the problem and misnumbers it. When the query quotes enough of the
+    problem (``QUOTED_TERMS`` topic terms), one number is stated, the probe ranks an item of the named paper and year
+    with another number in a leg's top ``NEAR_TOP``, and no item of the named paper and year with the stated number
+    in its top ``SIBLING_DEPTH``, the words identify the item better than the number: the number is corrected."""
+    if len(flt.question_number) != 1 or not flt.paper or not flt.year or len(topic_terms) < QUOTED_TERMS:
+        return None
+    same = [h for h in sorted(probe, key=lambda h: h.rank)
+            if h.metadata.get("paper") in flt.paper and h.metadata.get("year") in flt.year
+            and h.metadata.get("question_number") is not None]
+    if any(h.metadata.get("question_number") in flt.question_number and h.rank <= SIBLING_DEPTH for h in same):
+        return None
+    top = [h for h in same if h.rank <= NEAR_TOP]
+    if not top:
+        return None
+    number = top[0].metadata.get("question_number")
+    note = (f"question_number: the text says {flt.question_number[0]}, but question {number} of "
+            f"{top[0].metadata.get('paper')} ({top[0].metadata.get('year')}) matches the query's words: the number is "
+            "corrected")
+    return replace(flt, question_number=(number,)), note

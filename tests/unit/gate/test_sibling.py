@@ -9,7 +9,7 @@ from chsr.scope import Scope
 from services.gate.evidence_features import EvidenceHit
 from services.gate.ladder import LadderStep
 from services.gate.evidence import FieldDecision
-from services.gate.sibling import corrected_sitting, sibling_rung, with_sibling_rung
+from services.gate.sibling import corrected_number, corrected_sitting, sibling_rung, with_sibling_rung
 
 pytestmark = pytest.mark.unit
 
@@ -175,3 +175,32 @@ def test_without_a_conflict_or_a_number_a_sibling_item_of_the_year_near_the_top_
 ])
 def test_without_a_number_the_named_paper_stays_otherwise(probe):
     assert corrected_sitting(UNNUMBERED, KEPT, probe) is None
+
+
+AMC = Scope.from_dict({"level": "grade_12", "year": 2024, "session": "A", "paper": "AMC 12A", "question_number": 5,
+                       "content_type": "exam_question", "exam_board": "MAA AMC"})
+QUOTED = ["least", "n!", "multiple", "factorial", "divisible"]
+
+
+def amc(paper: str, number: int, rank: int, year: int = 2024) -> EvidenceHit:
+    return EvidenceHit({"paper": paper, "question_number": number, "year": year, "subject": "mathematics"}, 1.0,
+                       "sparse", rank)
+
+
+def test_a_quoted_problem_the_probe_finds_under_another_number_of_the_named_paper_corrects_the_number():
+    """"2024 AMC 12A prob 5 - least n so that n! is a multiple of 2024" (round 16): 12A #4, the 10A twin's #5."""
+    corrected = corrected_number(AMC, [amc("AMC 10A", 5, 1), amc("AMC 12A", 4, 2)], QUOTED)
+    assert corrected is not None and corrected[0].question_number == (4,)
+    assert corrected[0].paper == ("AMC 12A",)
+    assert "the text says 5, but question 4 of AMC 12A (2024) matches the query's words" in corrected[1]
+
+
+@pytest.mark.parametrize("probe, terms", [
+    ([amc("AMC 12A", 4, 1), amc("AMC 12A", 5, 7)], QUOTED),            # the stated item is in the probe too
+    ([amc("AMC 12A", 4, 4)], QUOTED),                                   # not near the top
+    ([amc("AMC 12A", 4, 1, year=2023)], QUOTED),                        # another year
+    ([amc("AMC 10A", 4, 1)], QUOTED),                                   # another paper
+    ([amc("AMC 12A", 4, 1)], QUOTED[:4]),                               # too few words to identify an item
+])
+def test_the_stated_number_stays_otherwise(probe, terms):
+    assert corrected_number(AMC, probe, terms) is None
