@@ -78,6 +78,7 @@ def build_vocabulary_from_rows(rows: Iterable[tuple[Mapping[str, Any], int]], so
     subject_levels: set[tuple[str, str]] = set()
     subject_content: set[tuple[str, str, str]] = set()
     board_years: dict[str, set[int]] = defaultdict(set)
+    subject_level_years: dict[str, set[int]] = defaultdict(set)
     templates: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     documents = 0
     for meta, count in rows:
@@ -92,6 +93,8 @@ def build_vocabulary_from_rows(rows: Iterable[tuple[Mapping[str, Any], int]], so
                 subject_content.add((subject, meta["content_type"], level))
         if board and isinstance(year, int):
             board_years[board].add(year)
+        if subject and level:
+            subject_level_years[f"{subject}|{level}"].update([year] if isinstance(year, int) else [])
         paper = meta.get("paper")
         if paper:
             _index_paper(papers[paper], meta)
@@ -106,6 +109,8 @@ def build_vocabulary_from_rows(rows: Iterable[tuple[Mapping[str, Any], int]], so
         "subject_levels": sorted([s, l] for s, l in subject_levels),
         "subject_content_levels": sorted([s, c, l] for s, c, l in subject_content),
         "board_years": {board: sorted(years) for board, years in sorted(board_years.items())},
+        # "subject|level" -> the years its items carry (empty: none is dated), for a year the rest of a scope lacks
+        "subject_level_years": {key: sorted(years) for key, years in sorted(subject_level_years.items())},
         "paper_templates": {
             board: {subj: {"template": t["template"], "grades": sorted(t["grades"], key=_grade_key)} for subj, t in by.items()}
             for board, by in sorted(templates.items())

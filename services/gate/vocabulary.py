@@ -388,6 +388,15 @@ class Vocabulary:
         return f"{', '.join(scope.paper)} ({_join(scope.year)}) holds its items without question numbers: " \
                f"question {_join(scope.question_number)} is not matched"
 
+    def _subject_years(self, subjects: tuple[str, ...], levels: tuple[str, ...]) -> set[int] | None:
+        """The years the items of ``subjects`` (at ``levels``, or any level) carry; None when the corpus layer does
+        not say (an index written before it counted them, or no such subject and level at all)."""
+        table = self.corpus.get("subject_level_years")
+        if table is None:
+            return None
+        keys = [k for k in table if k.split("|", 1)[0] in subjects and (not levels or k.split("|", 1)[1] in levels)]
+        return {y for k in keys for y in table[k]} if keys else None
+
     def unsatisfiable(self, scope: Scope) -> dict[str, str]:
         """Constraints that the corpus proves cannot match (field -> reason); {} without a corpus."""
         if not self.has_corpus:
@@ -406,6 +415,12 @@ class Vocabulary:
                 years = set(self.corpus.get("board_years", {}).get(board, [])) or years
             if not years & set(scope.year):
                 reasons["year"] = f"no items for year {_join(scope.year)} in the corpus"
+            elif not scope.exam_board and scope.subject:
+                held = self._subject_years(scope.subject, scope.level)
+                if held is not None and not held & set(scope.year):
+                    where = f"{'|'.join(scope.subject)}{' at ' + '|'.join(scope.level) if scope.level else ''}"
+                    reasons["year"] = f"{where} has no items for year {_join(scope.year)} in the corpus" + \
+                        ("" if held else " (none of its items is dated)")
         for name in ("exam_board", "session", "subject", "level", "content_type"):
             values = getattr(scope, name)
             if values and not set(values) & self.corpus_values(name):

@@ -119,6 +119,19 @@ def test_unsatisfiable_names_what_cannot_match(mini):
     assert "year" in mini.unsatisfiable(Scope.from_dict({"exam_board": "MAA AMC", "year": 2011}))
 
 
+def test_a_year_the_rest_of_the_scope_lacks_is_what_cannot_match(mini):
+    """Round 16 (il_bl_rx.01, "Wirtschaft 12. Klasse, Abschlussprüfung 2015 ..."): no economics item is dated, so
+    the year is the field the index lacks, not the level (decision 58)."""
+    undated = mini.unsatisfiable(Scope.from_dict({"subject": "economics", "level": "high_school", "year": 2018}))
+    assert undated["year"] == "economics at high_school has no items for year 2018 in the corpus " \
+                              "(none of its items is dated)"
+    other = mini.unsatisfiable(Scope.from_dict({"subject": "history", "level": "grade_12", "year": 2014}))
+    assert other["year"] == "history at grade_12 has no items for year 2014 in the corpus"
+    assert mini.unsatisfiable(Scope.from_dict({"subject": "history", "level": "grade_12", "year": 2018})) == {}
+    assert mini.unsatisfiable(Scope.from_dict({"subject": "physics", "year": 2014})) == {}  # any level
+    assert "subject_level_years" in mini.corpus and mini.corpus["subject_level_years"]["history|grade_12"] == [2018]
+
+
 @pytest.mark.parametrize("token, value", [("12", 12), ("十一", 11), ("二十三", 23), ("十", 10), ("五", 5), ("x", None)])
 def test_parse_number(token, value):
     assert parse_number(token) == value
