@@ -626,3 +626,17 @@ def test_a_board_acronym_one_typo_away_names_the_board(bundled, query, board):
 @pytest.mark.parametrize("query", ["NASA data on the SUNS", "the DNA of a cell", "CELLS and TISSUES question"])
 def test_other_capitals_are_not_a_misspelt_board(bundled, query):
     assert _field(bundled, query, "exam_board") == ()
+
+
+@pytest.mark.parametrize("query, paper", [
+    ("2009 gaokao politics essay (new curriculum paper) on the culture industry", "Gaokao 新课标 Politics"),
+    ("gaokao 2015 new curriculum paper II physics question 3", "Gaokao 新课标II Physics"),
+])
+def test_new_curriculum_paper_is_the_english_for_xinkebiao(bundled, query, paper):
+    """Round 16 (ij_st_rx.03)."""
+    assert _field(bundled, query, "paper") == (paper,)
+
+
+def test_new_curriculum_standards_stay_a_syllabus(bundled):
+    assert _field(bundled, "new curriculum standards for grade 4 maths", "paper") == ()
+    assert _field(bundled, "new curriculum standards for grade 4 maths", "content_type") == ("syllabus",)
