@@ -94,8 +94,7 @@ def _misspelt_acronym(st: SpanText, vocab: Vocabulary, found: Mentions) -> None:
     """A capitalised token of 4-6 letters one typo (two neighbours swapped, one letter changed, added or left out)
     from exactly one board's one-word acronym names that board ("TIMMS 2011 eighth grade sci": TIMSS). A token that
     is itself a known name of anything, or near two boards' acronyms, names nothing."""
-    acronyms = {name.upper(): index for index, board in enumerate(vocab.boards)
-                for name in board.get("names", []) if name.isalpha() and 4 <= len(name) <= 6}
+    acronyms = vocab.board_acronyms
     for match in _CAPS_TOKEN.finditer(st.view(case_sensitive=True)):
         token = match.group(0)
         if token.lower() in vocab.series_name_words or token.lower() in vocab.series_stop_words:

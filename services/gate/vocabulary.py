@@ -190,6 +190,12 @@ class Vocabulary:
         return AliasTable(entries)
 
     @cached_property
+    def board_acronyms(self) -> dict[str, int]:
+        """A board's one-word name of 4-6 letters, upper case ("TIMSS", "MCAS") -> the board's index."""
+        return {name.upper(): index for index, board in enumerate(self.boards)
+                for name in board.get("names", []) if name.isalpha() and 4 <= len(name) <= 6}
+
+    @cached_property
     def composites(self) -> dict[int, tuple[list, AliasTable]]:
         """Board index -> (compiled variant patterns, track alias table) for composite paper families."""
         out: dict[int, tuple[list, AliasTable]] = {}
