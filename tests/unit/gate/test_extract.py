@@ -640,3 +640,9 @@ def test_new_curriculum_paper_is_the_english_for_xinkebiao(bundled, query, paper
 def test_new_curriculum_standards_stay_a_syllabus(bundled):
     assert _field(bundled, "new curriculum standards for grade 4 maths", "paper") == ()
     assert _field(bundled, "new curriculum standards for grade 4 maths", "content_type") == ("syllabus",)
+
+
+@pytest.mark.parametrize("query", ["9th grade amc 2010 - 3x3 array of digits 1-9", "amc problem for 11th graders, 2016"])
+def test_amc_in_lower_case_names_the_competition(bundled, query):
+    """Round 16 (id_tb.04): lower-case "amc" with a grade the series lacks; the series rung needs the board."""
+    assert _field(bundled, query, "exam_board") == ("MAA AMC",)
