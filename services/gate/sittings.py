@@ -45,8 +45,7 @@ def off_cycle(flt: Scope, vocab: Vocabulary) -> str:
         return ""
     cycles = []
     for name in flt.paper:
-        info = vocab.paper(name)
-        held = sorted(info.years) if info is not None else []
+        held = _years_held(name, vocab)
         if len(held) < CYCLE_YEARS:
             return ""
         period = reduce(gcd, (b - a for a, b in zip(held, held[1:])))
@@ -73,8 +72,7 @@ def numbered_gap(flt: Scope, vocab: Vocabulary) -> str:
         return ""
     spans = []
     for name in flt.paper:
-        info = vocab.paper(name)
-        held = sorted(info.years) if info is not None else []
+        held = _years_held(name, vocab)
         if len(held) < 2 or not all(held[0] < y < held[-1] and y not in held for y in flt.year):
             return ""
         spans.append(f"{name} is held {held[0]}-{held[-1]}")
@@ -82,6 +80,12 @@ def numbered_gap(flt: Scope, vocab: Vocabulary) -> str:
     numbers = "|".join(str(n) for n in flt.question_number)
     return f"year {asked} is not held although it falls inside the years the paper is ({'; '.join(spans)}): " \
            f"question {numbers} names an item of that one sitting; not relaxed"
+
+
+def _years_held(paper: str, vocab: Vocabulary) -> list[int]:
+    """The years the index holds ``paper`` in, in order ([] for a paper it does not hold)."""
+    info = vocab.paper(paper)
+    return sorted(info.years) if info is not None else []
 
 
 def series_not_held(fields: Mapping[str, FieldDecision]) -> str:

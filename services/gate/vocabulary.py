@@ -394,13 +394,22 @@ class Vocabulary:
         return f"{', '.join(scope.paper)} ({_join(scope.year)}) holds its items without question numbers: " \
                f"question {_join(scope.question_number)} is not matched"
 
-    def _subject_years(self, subjects: tuple[str, ...], levels: tuple[str, ...]) -> set[int] | None:
-        """The years the items of ``subjects`` (at ``levels``, or any level) carry; None when the corpus layer does
-        not say (an index written before it counted them, or no such subject and level at all)."""
+    @cached_property
+    def _years_by_subject_level(self) -> dict[tuple[str, str], frozenset[int]] | None:
+        """The corpus layer's ``subject_level_years`` ("subject|level" -> years), read once; None when the layer was
+        written before it counted them."""
         table = self.corpus.get("subject_level_years")
         if table is None:
             return None
-        keys = [k for k in table if k.split("|", 1)[0] in subjects and (not levels or k.split("|", 1)[1] in levels)]
+        return {tuple(key.split("|", 1)): frozenset(years) for key, years in table.items()}
+
+    def _subject_years(self, subjects: tuple[str, ...], levels: tuple[str, ...]) -> set[int] | None:
+        """The years the items of ``subjects`` (at ``levels``, or any level) carry; None when the corpus layer does
+        not say (an index written before it counted them, or no such subject and level at all)."""
+        table = self._years_by_subject_level
+        if table is None:
+            return None
+        keys = [k for k in table if k[0] in subjects and (not levels or k[1] in levels)]
         return {y for k in keys for y in table[k]} if keys else None
 
     def unsatisfiable(self, scope: Scope) -> dict[str, str]:
