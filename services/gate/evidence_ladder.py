@@ -24,7 +24,8 @@ from chsr.relaxation import W1, W2, step_label
 from chsr.scope import MARKING_TYPES, Scope
 from services.gate.evidence import EvidenceDecision, FieldDecision
 from services.gate.ladder import LadderStep, build_ladder, with_kin
-from services.gate.nearest import REFERENCE_MATERIAL, with_nearest_level, with_reference_material
+from services.gate.nearest import (REFERENCE_MATERIAL, with_nearest_level, with_question_for_marking,
+                                  with_reference_material)
 from services.gate.series import SeriesGap, with_series_rungs
 from services.gate.vocabulary import Vocabulary
 
@@ -46,6 +47,7 @@ def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope:
     subject, kind = decision.fields.get("subject"), decision.fields.get("content_type")
     confirmed = subject is not None and subject.source == "both" and subject.action == "filter"
     unlikely = "content_type" in decision.soft_fields and _kind_unlikely(kind)
+    steps = with_question_for_marking(steps, vocab)
     steps = with_reference_material(with_nearest_level(steps, vocab), vocab, found, unlikely,
                                     subject_confirmed=confirmed, kind_firm=kind is not None and kind.action == "filter")
     return with_series_rungs(steps, decision.filter, gap)

@@ -36,8 +36,9 @@ YEAR_MULTI = 0.6
 #: A year, alone or glued to an exam acronym that follows it ("2001AMC12A"), never part of a longer token.
 _YEAR = re.compile(r"(?<![0-9A-Za-z_^.\-/])(?P<y>(?:19|20)\d\d)(?:\s*年)?(?![0-9a-z_^])(?![A-Z](?![A-Z]))")
 #: A two-digit year in Chinese shorthand, only when a paper name follows it ("18年全国II卷", "22年甲卷",
-#: "19年高考"): elsewhere "18年" is a duration.
-_SHORT_YEAR = re.compile(r"(?<![0-9])(?P<yy>\d\d)\s*年\s*(?=高考|全国|新课标|新高考|[甲乙丙]卷)")
+#: "19年高考") or the word for a paper or its questions ("好像是17年的卷子", "09年的主观题"): elsewhere "18年" is a
+#: duration.
+_SHORT_YEAR = re.compile(r"(?<![0-9])(?P<yy>\d\d)\s*年\s*(?=高考|全国|新课标|新高考|[甲乙丙]卷|的?(?:卷子|试卷|真题|考题|高考题|主观题|选择题|大题))")
 #: Two-digit years annotators write when no four-digit year is stated: glued to a Chinese paper name ("22全国乙理数"),
 #: before a competition's name ("21 AMC 12A #22", "soln for 09 AMC12A q10"), or with an apostrophe ("AMC12B '05").
 _BARE_SHORT_YEAR = re.compile(r"(?<![0-9])(?P<yy>\d\d)(?=全国|新课标|新高考|[甲乙丙]卷)"

@@ -71,7 +71,8 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     corrected = corrected_sitting(decision.filter, decision.fields.get("subject"), probe, vocab.sitting_aliases)
     if corrected is not None:  # the text's subject is wrong and the sibling paper of its sitting holds the item
         decision = replace(decision, filter=corrected[0], notes=[*decision.notes, corrected[1]])
-    renumbered = corrected_number(decision.filter, probe, topic_terms)
+    renumbered = corrected_number(decision.filter, probe, topic_terms,
+                                  beyond="question_number" in vocab.unsatisfiable(decision.filter))
     if renumbered is not None:  # the query quotes the problem and misnumbers it: the words name the item
         decision = replace(decision, filter=renumbered[0], notes=[*decision.notes, renumbered[1]])
     if extraction.confidence.get("content_type", (0.0, ""))[1] == BOTH_REQUESTED:

@@ -27,7 +27,7 @@ _PATTERNS = [
     re.compile(rf"\b(?P<lang>{_NAME})\s+(?:\w+\s+){{0,2}}?(?:{_NOUNS})\b"),
     re.compile(rf"\b(?:in|en|auf|version|versión)\s+(?P<lang>{_NAME})\b"),
 ]
-_CJK = [(re.compile(r"中文版|中文题|汉语版"), "zh"), (re.compile(r"英文版|英语版"), "en")]
+_CJK = [(re.compile(r"中文版|中文题|汉语版"), "zh"), (re.compile(r"英文版|英语版|英文(?=的?(?:选择题|试题|题目|题))"), "en")]
 _ALL_VERSIONS = re.compile(r"\ball (?:the )?(?:language )?versions\b|\btoutes les versions\b|\balle fassungen\b")
 
 

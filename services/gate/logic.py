@@ -14,7 +14,7 @@ is a strict key), so a relaxed answer says what it relaxed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from chsr.errors import InvalidArgument
@@ -89,6 +89,11 @@ def run_gate(
         raise InvalidArgument("query", "must not be empty")
     validate_hints(hints, vocab)
     extraction = extract_scope(query, vocab) if extract else _no_extraction(query)
+    if extract and not strict_scope and vocab.forbids_relaxation(query):
+        # "NAEP 2007 gr 8 science released questions - that administration only, no substitutes": the user rules
+        # out every relaxation, as a client's strict_scope does (decision 61)
+        strict_scope = True
+        extraction = replace(extraction, notes=[*extraction.notes, "the text asks for no substitutes: not relaxed"])
     if extract and probe and params is not None:
         return _from_evidence(query, extraction, hints, probe, params, strict_scope, expand_query, vocab)
     scope = extraction.scope.merged_with(hints)
@@ -138,10 +143,25 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
         scope=inferred.scope, confidence=confidence, ladder=ladder, strict_keys=inferred.strict_keys,
         # an ungated answer is the ungated pipeline's answer: no curriculum expansion either
         expanded_query=_expand(query, extraction, vocab) if expand_query and inferred.label != "ungated" else query,
-        topic_terms=topics,
+        topic_terms=_in_asked_language(topics, query, extraction, vocab),
         notes=inferred.notes, fields=inferred.fields, penalties=inferred.penalties,
         penalty_strength=inferred.penalty_strength, label=inferred.label,
         query_language=answer_language(query, extraction, hints))
+
+
+def _in_asked_language(topics: list[str], query: str, extraction: Extraction, vocab: Vocabulary) -> list[str]:
+    """The topic terms the gateway judges results by, with the other-language variants of the query's topic concepts
+    when the text asks for another language than it is written in ("7年级 ... 光合作用 ... 英文选择题来几道", "exos
+    de physique niveau seconde ... en anglais ça ira"): the English items it asks for cannot share its Chinese or
+    French words, so without them no rung is ever on topic (decision 61). A query written in the language it asks
+    for, or asking for none, keeps its own words only (round 16: variants for every query accept rungs too early)."""
+    asked = extraction.scope.language
+    written = detect_language(query)
+    if not asked or written is None or written.code in asked:
+        return topics
+    variants = [v.lstrip("=") for group in extraction.topic_groups for v in vocab.topic_groups.get(group, [])
+                if not v.startswith("~")]
+    return list(dict.fromkeys([*topics, *(v.lower() for v in variants)]))
 
 
 def _with_marking_rungs(ladder: list[LadderStep], scope: Scope, vocab: Vocabulary) -> list[LadderStep]:

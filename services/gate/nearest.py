@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from chsr.levels import nearest_levels
 from chsr.relaxation import W1, W2
-from chsr.scope import Scope
+from chsr.scope import MARKING_TYPES, Scope
 from services.gate.evidence_features import EvidenceHit
 from services.gate.ladder import SCIENCE_DISCIPLINES, LadderStep
 from services.gate.vocabulary import Vocabulary
@@ -53,6 +53,33 @@ def nearest_level_rung(base: Scope, vocab: Vocabulary) -> LadderStep | None:
                                                          f"held for {what}; nearest held: {'|'.join(nearest)}")
 
 
+def with_question_for_marking(steps: list[LadderStep], vocab: Vocabulary) -> list[LadderStep]:
+    """``steps`` with a W1 rung right after W0 that asks for the questions themselves at the same level, where
+    marking material is asked of a subject and level the index holds questions of but no marking material for
+    ("MMLU hs chem half-life ... 要答案+解析", "corrigé détaillé svp, QCM physique niveau fac"): the field the index
+    lacks for the rest of the scope is the content type, not the level; moving the level would answer a high-school
+    question with grade-12 Gaokao solutions (dev's "MCAS grade 5 ... marking guidelines" relaxes to the question).
+    Where the level holds a textbook (high-school physics), a worked solution is asked of its worked examples, which
+    the ladder's reference rungs find; a named paper is left to the paper's own rules (decision 61)."""
+    if len(steps) < 2 or not vocab.has_corpus:
+        return steps
+    base = steps[0].filter
+    if not base.content_type or not set(base.content_type) <= set(MARKING_TYPES) or not base.level \
+            or not base.subject or base.paper:
+        return steps
+    if set(base.level) & vocab.held_levels(base.subject, (*MARKING_TYPES, "textbook")) \
+            or not set(base.level) & vocab.held_levels(base.subject, QUESTIONS):
+        return steps  # held; or a textbook there, whose worked examples are the answers (the ladder's own rungs)
+    relaxed = replace(base, content_type=QUESTIONS)
+    if any(s.filter == relaxed for s in steps):
+        return steps
+    rung = LadderStep(W1, relaxed, f"W1 content_type {'|'.join(base.content_type)} -> exam_question: the index holds "
+                                   f"no marking material for {'/'.join(base.subject)} at {'|'.join(base.level)}")
+    return [steps[0], rung, *steps[1:]]
+
+
+#: The content type of the questions themselves.
+QUESTIONS: tuple[str, ...] = ("exam_question",)
 #: Content types a request keeps when it relaxes: what the student asked to read, not a question to answer.
 REFERENCE_MATERIAL: tuple[str, ...] = ("textbook", "syllabus")
 #: How deep in each probe leg a reference chunk counts as the evidence finding the material there. At 10 a

@@ -35,7 +35,7 @@ from chsr.relaxation import W0, W1, W2
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceDecision
 from services.gate.evidence_features import StatedQuery
-from services.gate.ladder import LadderStep
+from services.gate.ladder import LadderStep, widens_to_parent
 from services.gate.nearest import nearest_level_rung
 from services.gate.vocabulary import Vocabulary
 
@@ -156,7 +156,23 @@ def _stated_rungs(subjects: tuple, flt: Scope, vocab: Vocabulary) -> tuple[Scope
     if rung is None:
         return None
     every = _every_level_held(asked, rung, vocab)
-    return asked, [rung, *([every] if every else [])]
+    parent = _parent_rung(asked, vocab)
+    return asked, [*([parent] if parent else []), rung, *([every] if every else [])]
+
+
+def _parent_rung(asked: Scope, vocab: Vocabulary) -> LadderStep | None:
+    """The disciplines' parent subject at the asked level, where the index files them under it ("7th grade chem and
+    bio review": grade 7 holds general science, not chemistry or biology): nearer than another level, so it comes
+    first (dev's "grade 5 physics and chemistry" relaxes to science at grade 5); None otherwise (decision 61)."""
+    parents = vocab.subject_parents
+    if not widens_to_parent(asked.level) or not all(s in parents for s in asked.subject):
+        return None
+    widened = tuple(dict.fromkeys(parents[s] for s in asked.subject))
+    if not set(asked.level) & vocab.held_levels(widened):
+        return None
+    return LadderStep(W1, replace(asked, subject=widened),
+                      f"W1 subject {'/'.join(asked.subject)} -> {'/'.join(widened)}: the index files them under "
+                      f"{'/'.join(widened)} at {'|'.join(asked.level)}")
 
 
 def _every_level_held(asked: Scope, nearest: LadderStep, vocab: Vocabulary) -> LadderStep | None:

@@ -64,6 +64,8 @@ def find_mentions(st: SpanText, vocab: Vocabulary, *, has_grade: bool) -> Mentio
                 st.claim(match.start(), match.end(), "paper")
     for index, (patterns, tracks) in vocab.composites.items():
         for pattern, spec in patterns:
+            if spec.get("after_board") and not _board_named(st, vocab.boards[index]):
+                continue  # "paper III" names a Gaokao paper only where the text names the Gaokao
             for match in find_pattern(st, pattern):
                 num = vocab.boards[index]["composite"]["numerals"].get(match.groupdict().get("num") or "", "")
                 variants = [v.format(num=num) for v in spec["variants"]]
@@ -206,6 +208,14 @@ def _composite(found: Mentions, vocab: Vocabulary, subjects: tuple[str, ...], ye
     if not vocab.has_corpus:
         return PaperDecision(literal, UNCHECKED_PAPER, f"{text} (not checked against a corpus)")
     known = [paper for _, paper in pairs if vocab.paper(paper) is not None]
+    era = spec.get("eras", {}).get(variants[0])
+    if era is not None and (set(years) & set(era["years"]) or not known):
+        # "2016 全国丙卷": the era's name for the sitting, which the corpus files as 新课标III
+        for subject in wanted:
+            for title in _titles(titles[subject], found.tracks, tracks_enabled):
+                paper = spec["format"].format(variant=era["name"], subject_title=title)
+                if vocab.paper(paper) is not None and paper not in known:
+                    known.append(paper)
     if not known:
         if not [s for s in subjects if s in titles]:
             return None  # variant without a subject: nothing specific to name
@@ -235,6 +245,12 @@ def _checked(
     if known:
         return PaperDecision(tuple(known), KNOWN_PAPER, evidence, level, session)
     return PaperDecision(tuple(papers), UNKNOWN_PAPER, f"{evidence}: not in the corpus", level, session)
+
+
+def _board_named(st: SpanText, board: dict[str, Any]) -> bool:
+    """Does the text name the board (one of its names, as a word)?"""
+    names = (n.lstrip("=") for n in board.get("names", []) if not n.startswith("~"))
+    return any(re.search(rf"(?<![0-9a-z]){re.escape(n.lower())}(?![0-9a-z])", st.low) for n in names)
 
 
 def board_defaults(found: Mentions, vocab: Vocabulary) -> dict[str, Any]:

@@ -137,9 +137,12 @@ def _same_sitting(paper: str, asked: str, aliases: Mapping[str, str] | None = No
 
 #: A stated number is corrected only for a query that quotes the problem: at least this many topic terms.
 QUOTED_TERMS = 5
+#: Topic terms enough to name the item when the stated number is past the paper's last (a printed 理综 / 文综 number).
+BEYOND_TERMS = 1
 
 
-def corrected_number(flt: Scope, probe: Sequence[EvidenceHit], topic_terms: Sequence[str]) -> tuple[Scope, str] | None:
+def corrected_number(flt: Scope, probe: Sequence[EvidenceHit], topic_terms: Sequence[str], *,
+                     beyond: bool = False) -> tuple[Scope, str] | None:
     """The exact scope with the named paper's item the query's words find, and a note, when the stated number names
     an item the probe does not find; None otherwise (decision 57).
 
@@ -148,8 +151,13 @@ def corrected_number(flt: Scope, probe: Sequence[EvidenceHit], topic_terms: Sequ
     that physics item 11): the student quotes the problem and misnumbers it. When the query quotes enough of the
     problem (``QUOTED_TERMS`` topic terms), one number is stated, the probe ranks an item of the named paper and year
     with another number in a leg's top ``NEAR_TOP``, and no item of the named paper and year with the stated number
-    in its top ``SIBLING_DEPTH``, the words identify the item better than the number: the number is corrected."""
-    if len(flt.question_number) != 1 or not flt.paper or not flt.year or len(topic_terms) < QUOTED_TERMS:
+    in its top ``SIBLING_DEPTH``, the words identify the item better than the number: the number is corrected.
+
+    ``beyond``: the stated number is past the last the index holds of the paper ("2018 全国二卷 理综 生物 29题
+    (垂体切除 大鼠 体重那道)": the combined paper's number; biology holds questions up to 11). That number cannot
+    be the index's, so one topic term (``BEYOND_TERMS``) is enough for the words to name the item (decision 61)."""
+    needed = BEYOND_TERMS if beyond else QUOTED_TERMS
+    if len(flt.question_number) != 1 or not flt.paper or not flt.year or len(topic_terms) < needed:
         return None
     same = [h for h in sorted(probe, key=lambda h: h.rank)
             if h.metadata.get("paper") in flt.paper and h.metadata.get("year") in flt.year

@@ -229,6 +229,15 @@ class Vocabulary:
         return {i: compile_patterns(b["paper_patterns"]) for i, b in enumerate(self.boards) if b.get("paper_patterns")}
 
     @cached_property
+    def _no_substitutes(self) -> re.Pattern[str] | None:
+        cues = self.data.get("no_substitutes", {}).get("regex", [])
+        return re.compile("|".join(f"(?:{c})" for c in cues), re.IGNORECASE) if cues else None
+
+    def forbids_relaxation(self, query: str) -> bool:
+        """Does the text rule out any other scope ("no substitutes", "that administration only", "别的年份不要")?"""
+        return bool(self._no_substitutes and self._no_substitutes.search(query))
+
+    @cached_property
     def stopwords(self) -> frozenset[str]:
         return frozenset(w.lower() for words in self.data.get("stopwords", {}).values() for w in words)
 

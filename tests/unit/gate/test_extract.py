@@ -646,3 +646,27 @@ def test_new_curriculum_standards_stay_a_syllabus(bundled):
 def test_amc_in_lower_case_names_the_competition(bundled, query):
     """Round 16 (id_tb.04): lower-case "amc" with a grade the series lacks; the series rung needs the board."""
     assert _field(bundled, query, "exam_board") == ("MAA AMC",)
+
+
+@pytest.mark.parametrize("query, year", [
+    ("高考物理 飞船返回地面那道计算题 质量8.00×10^4kg 好像是17年的卷子", 2017),
+    ("新课标卷 文综政治 09年的主观题：煤矿事故后官员被问责那道", 2009),
+    ("这位科学家坐了18年的牢，后来怎样", None),          # a duration, not a year
+])
+def test_a_two_digit_year_before_the_word_for_a_paper(bundled, query, year):
+    assert _field(bundled, query, "year") == ((year,) if year else ())
+
+
+def test_a_common_core_code_is_not_a_question_number(bundled):
+    assert _field(bundled, "Common Core high school N-Q.3 choose a level of accuracy", "question_number") == ()
+    assert _field(bundled, "AMC 10A 2019 Q.3", "question_number") == (3,)
+
+
+@pytest.mark.parametrize("query, paper", [
+    ("2016 全国丙卷 化学 实验题", ("Gaokao 新课标III Chemistry",)),    # 2016's 丙卷 is 新课标III
+    ("2017年全国甲卷 物理 选择题", ("Gaokao 新课标II Physics",)),       # 2017's 甲卷 is 新课标II
+    ("2021年全国乙卷 化学 实验题", ("Gaokao 全国乙 Chemistry",)),        # later: a paper of its own (absent here)
+])
+def test_the_2016_2017_names_of_the_national_papers(mini, query, paper):
+    """Decision 61: 全国甲/乙/丙卷 named the 2016-2017 papers the corpus files as 新课标II/I/III."""
+    assert _field(mini, query, "paper") == paper

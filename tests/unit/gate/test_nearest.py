@@ -137,3 +137,31 @@ def test_a_kind_the_subject_never_holds_moves_to_its_other_reference_kind(mini):
     assert rung.filter.level == ("high_school",)      # the mini corpus holds the standards at high school only
     assert "no textbook held for mathematics at any level" in rung.description
     assert with_reference_material(asked, mini, {}) == asked
+
+
+def test_marking_material_a_level_holds_none_of_relaxes_to_the_questions_at_that_level(mini):
+    """"MMLU hs chem ... 要答案+解析" (round 17): high-school biology holds questions and no marking material in the
+    mini corpus; the content type is the field to relax, before the level moves (decision 61)."""
+    from services.gate.nearest import with_question_for_marking
+
+    asked = Scope.from_dict({"subject": "biology", "level": "high_school", "content_type": ["solution", "mark_scheme"]})
+    steps = with_question_for_marking(build_ladder(asked, [], False), mini)
+    assert steps[1].label == "W1" and steps[1].filter == Scope.from_dict(
+        {"subject": "biology", "level": "high_school", "content_type": "exam_question"})
+    assert "the index holds no marking material for biology at high_school" in steps[1].description
+
+
+@pytest.mark.parametrize("scope", [
+    {"subject": "history", "level": "grade_12", "content_type": "solution"},            # held: W0 finds it
+    {"subject": "biology", "level": "high_school", "content_type": "exam_question"},    # not marking material
+    {"subject": "physics", "level": "high_school", "content_type": "solution"},         # a textbook's worked examples
+    {"subject": "economics", "level": "college", "content_type": "solution"},          # no questions there either
+    {"subject": "history", "level": "grade_12", "paper": "Gaokao 新课标III History",     # a named paper: its own rules
+     "content_type": "mark_scheme", "year": 2019},
+])
+def test_other_requests_are_left_to_the_ladder(mini, scope):
+    from services.gate.nearest import with_question_for_marking
+
+    steps = build_ladder(Scope.from_dict(scope), [], False)
+    assert with_question_for_marking(steps, mini) == steps
+

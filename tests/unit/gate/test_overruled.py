@@ -126,3 +126,30 @@ def test_the_named_papers_subject_stands_beside_an_evidence_subject_it_does_not_
     assert "the evidence's politics is not kept" in agreed[1]
     assert named_paper_subject(Scope(subject=("history",), paper=("Gaokao 新课标III History",)), mini) is None
     assert named_paper_subject(Scope(subject=("politics",), paper=("No Such Paper",)), mini) is None
+
+
+def test_science_disciplines_at_a_grade_the_index_files_as_general_science_move_to_science_first(mini):
+    """"7th grade chem and bio review: cellular respiration" (round 17): below the high-school band the index files
+    chemistry and biology under general science, which is nearer than another level (dev's "grade 5 physics and
+    chemistry" relaxes to science at grade 5). The parent rung comes first, the level moves after it."""
+    from services.gate.overruled import dropped_absent, with_stated_subject
+
+    flt = Scope(level=("grade_8",))
+    stated, decision = _dropped(flt, ("chemistry", "biology"))
+    subjects = dropped_absent(stated, decision, mini)
+    assert subjects == ("chemistry", "biology")
+    rungs = with_stated_subject(evidence_ladder(decision, mini), subjects, flt, mini)
+    assert rungs[0].step == W0 and rungs[0].filter.subject == ("chemistry", "biology")
+    assert rungs[1].step == W1 and rungs[1].filter == Scope(subject=("science",), level=("grade_8",))
+    assert "subject chemistry/biology -> science" in rungs[1].description
+    assert rungs[2].step == W2 and rungs[2].filter.subject == ("chemistry", "biology")
+
+
+def test_no_parent_rung_where_the_parent_is_not_held_at_the_grade(mini):
+    from services.gate.overruled import dropped_absent, with_stated_subject
+
+    flt = Scope(level=("grade_6",))                 # the mini corpus holds science at grades 4 and 8 only
+    stated, decision = _dropped(flt, ("chemistry",))
+    rungs = with_stated_subject(evidence_ladder(decision, mini), dropped_absent(stated, decision, mini), flt, mini)
+    assert rungs[0].filter == Scope(subject=("chemistry",), level=("grade_6",))
+    assert not any(r.filter == Scope(subject=("science",), level=("grade_6",)) for r in rungs)

@@ -204,3 +204,16 @@ def test_a_quoted_problem_the_probe_finds_under_another_number_of_the_named_pape
 ])
 def test_the_stated_number_stays_otherwise(probe, terms):
     assert corrected_number(AMC, probe, terms) is None
+
+
+def test_a_number_past_the_papers_last_is_corrected_by_a_single_quoted_term():
+    # "18年全国一卷文综42题 鲁滨逊漂流记": 42 is the printed 文综 number; the history paper's index stops at 17
+    probe = [amc("AMC 12A", 4, 1)]
+    assert corrected_number(AMC, probe, QUOTED[:1]) is None
+    corrected = corrected_number(AMC, probe, QUOTED[:1], beyond=True)
+    assert corrected is not None and corrected[0].question_number == (4,)
+
+
+def test_a_number_past_the_papers_last_still_needs_the_words_and_the_probe():
+    assert corrected_number(AMC, [amc("AMC 12A", 4, 1)], (), beyond=True) is None
+    assert corrected_number(AMC, [amc("AMC 12A", 4, 4)], QUOTED[:1], beyond=True) is None  # not near the top
