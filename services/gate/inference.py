@@ -23,7 +23,8 @@ from services.gate.ladder import LadderStep
 from services.gate.nearest import material_found
 from services.gate.overruled import (dropped_absent, named_paper_subject, overruled_absent, replaced_next_door,
                                      with_stated_fallback, with_stated_subject, with_stated_w0)
-from services.gate.series import find_gap, gap_note, with_series_board
+from services.gate.series import (board_beside_corrected_subject, find_gap, gap_note, with_series_board,
+                                 within_named_boards)
 from services.gate.sibling import corrected_number, corrected_sitting, sibling_rung, with_sibling_rung
 from services.gate.sittings import after_the_index, numbered_gap, off_cycle, series_not_held
 from services.gate.vocabulary import Vocabulary
@@ -65,6 +66,11 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     # a named series at a grade / year it does not hold: the board stays in the exact scope, the ladder
     # relaxes the missing field within the series (services.gate.series)
     boards = stated["exam_board"].values if "exam_board" in stated else ()
+    subject = decision.fields.get("subject")
+    if boards and subject is not None and subject.conflict and subject.source == "evidence":
+        beside = board_beside_corrected_subject(decision.filter, boards, vocab)
+        if beside is not None:  # the named board holds the corrected subject's paper: the board filters
+            decision = replace(decision, filter=beside)
     gap = find_gap(decision.filter, boards, vocab)
     if gap is not None:
         decision = replace(decision, filter=with_series_board(decision.filter, gap))
@@ -108,6 +114,7 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
                                   decision.filter, vocab)
     # the text's subjects, which the index holds only at other levels, dropped or joined by others: the level moves
     ladder = with_stated_subject(ladder, dropped_absent(stated, decision, vocab), decision.filter, vocab)
+    ladder = within_named_boards(ladder, boards, vocab)
     if gap is not None:
         decision = replace(decision, notes=[*decision.notes, gap_note(gap, decision.filter, ladder)])
     return Inference(scope=decision.filter, ladder=ladder, strict_keys=list(decision.strict_keys),

@@ -89,11 +89,12 @@ def run_gate(
         raise InvalidArgument("query", "must not be empty")
     validate_hints(hints, vocab)
     extraction = extract_scope(query, vocab) if extract else _no_extraction(query)
-    if extract and not strict_scope and vocab.forbids_relaxation(query):
-        # "NAEP 2007 gr 8 science released questions - that administration only, no substitutes": the user rules
-        # out every relaxation, as a client's strict_scope does (decision 61)
+    forbidden = vocab.forbids_relaxation(query) if extract and not strict_scope else ""
+    if forbidden:
+        # "NAEP 2007 gr 8 science released questions - that administration only, no substitutes", "2023全国甲卷 文综
+        # 选择题全套": the user rules out every relaxation, as a client's strict_scope does (decision 61)
         strict_scope = True
-        extraction = replace(extraction, notes=[*extraction.notes, "the text asks for no substitutes: not relaxed"])
+        extraction = replace(extraction, notes=[*extraction.notes, f"{forbidden}: not relaxed"])
     if extract and probe and params is not None:
         return _from_evidence(query, extraction, hints, probe, params, strict_scope, expand_query, vocab)
     scope = extraction.scope.merged_with(hints)

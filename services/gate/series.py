@@ -82,6 +82,27 @@ def find_gap(flt: Scope, boards: Iterable[str], vocab: Vocabulary) -> SeriesGap 
     return SeriesGap(held, members, tuple(missing), asked_absent)
 
 
+def board_beside_corrected_subject(flt: Scope, boards: Iterable[str], vocab: Vocabulary) -> Scope | None:
+    """The exact scope with the named board filtering, when the evidence corrected the text's subject and the board
+    holds a paper of the corrected subject at the scope's level and year; None otherwise (decision 61).
+
+    "geography q from the ohio 8th grade achievement test 2011 - which rock forms by deposition + cementation?": the
+    Ohio grade-8 paper is science; the evidence moves the subject to science, but a board the text names only ranks,
+    so other boards' grade-8 2011 science items came back beside Ohio's. The board and the corrected subject meet in
+    one of the board's papers, so the board is what the text asks for."""
+    if not vocab.has_corpus or not flt.subject or not flt.level or flt.paper:
+        return None
+    held = [b for b in held_boards(boards, vocab) if b not in flt.exam_board]
+    if not held:
+        return None
+    papers = [p for board in held for p in vocab.board_papers(board)
+              if set(p.subject) & set(flt.subject) and set(p.level) & set(flt.level)
+              and (not flt.year or any(y in p.years for y in flt.year))]
+    if not papers:
+        return None
+    return replace(flt, exam_board=tuple(dict.fromkeys([*flt.exam_board, *held])))
+
+
 def gap_note(gap: SeriesGap, flt: Scope, ladder: list[LadderStep]) -> str:
     """The answer's note on the gap: relaxed within the series when the ladder has a series rung; otherwise (a
     pure look-up, or a strict scope: W0 only) that it was not, with the nearest years the asked paper is held,
@@ -174,6 +195,19 @@ def _levels_text(levels: tuple[str, ...]) -> str:
 
 def _join(values: Iterable[object]) -> str:
     return ", ".join(str(v) for v in values)
+
+
+def within_named_boards(steps: list[LadderStep], boards: Iterable[str], vocab: Vocabulary) -> list[LadderStep]:
+    """``steps`` without the unfiltered rung when the text names a board the corpus holds (decision 61).
+
+    "gaokao history multiple choice with a small table: ... zhuangyuan ... Henan vs Jiangsu ... 2015 maybe?": the
+    English words share none with the Chinese items of the asked scope, every rung was off topic, and the unfiltered
+    rung answered with MMLU and AMC items. A named series is never left for the whole index: the last filtered rung
+    answers, labelled, as :func:`with_series_rungs` does when the series lacks a field."""
+    if len(steps) < 3 or not held_boards(boards, vocab):
+        return steps
+    kept = [s for s in steps if not s.lexical_only]
+    return kept if len(kept) >= 2 else steps
 
 
 def with_series_rungs(steps: list[LadderStep], flt: Scope, gap: SeriesGap | None) -> list[LadderStep]:

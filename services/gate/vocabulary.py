@@ -229,13 +229,16 @@ class Vocabulary:
         return {i: compile_patterns(b["paper_patterns"]) for i, b in enumerate(self.boards) if b.get("paper_patterns")}
 
     @cached_property
-    def _no_substitutes(self) -> re.Pattern[str] | None:
-        cues = self.data.get("no_substitutes", {}).get("regex", [])
-        return re.compile("|".join(f"(?:{c})" for c in cues), re.IGNORECASE) if cues else None
+    def _no_substitutes(self) -> list[tuple[re.Pattern[str], str]]:
+        spec = self.data.get("no_substitutes", {})
+        return [(re.compile("|".join(f"(?:{c})" for c in spec[key]), re.IGNORECASE), note)
+                for key, note in (("regex", "the text asks for no substitutes"),
+                                  ("whole_paper", "the text asks for a whole paper")) if spec.get(key)]
 
-    def forbids_relaxation(self, query: str) -> bool:
-        """Does the text rule out any other scope ("no substitutes", "that administration only", "别的年份不要")?"""
-        return bool(self._no_substitutes and self._no_substitutes.search(query))
+    def forbids_relaxation(self, query: str) -> str:
+        """Why the text rules out any other scope ("no substitutes", "that administration only", "别的年份不要"; a whole
+        paper, "选择题全套": another sitting's paper is not it), or "" when it does not."""
+        return next((note for pattern, note in self._no_substitutes if pattern.search(query)), "")
 
     @cached_property
     def stopwords(self) -> frozenset[str]:

@@ -670,3 +670,15 @@ def test_a_common_core_code_is_not_a_question_number(bundled):
 def test_the_2016_2017_names_of_the_national_papers(mini, query, paper):
     """Decision 61: 全国甲/乙/丙卷 named the 2016-2017 papers the corpus files as 新课标II/I/III."""
     assert _field(mini, query, "paper") == paper
+
+
+@pytest.mark.parametrize("query, paper", [
+    ("理综 physics part, 2014 II卷: 选择题", ("Gaokao 新课标II Physics",)),           # a Roman numeral before 卷
+    ("gaokao 2017 paper I science maths Q17", ("Gaokao 新课标I Mathematics I (science track)",)),
+])
+def test_numbered_national_papers_named_loosely(mini, query, paper):
+    assert _field(mini, query, "paper") == paper
+
+
+def test_a_numbered_paper_without_the_gaokao_named_is_no_gaokao_paper(mini):
+    assert _field(mini, "IB physics paper 2 question on projectile motion", "paper") == ()

@@ -199,3 +199,24 @@ def test_a_question_and_its_answer_asked_together_leave_the_kind_open_on_the_evi
     result = run_gate("2018 新课标III history question 13 + reference answer pls", vocab=mini, probe=probe,
                       params=EvidenceParams.load())
     assert result.scope.content_type == ()
+
+
+@pytest.mark.parametrize("query, note", [
+    ("NAEP 2007 gr 8 science released questions - that administration only, no substitutes",
+     "the text asks for no substitutes: not relaxed"),
+    ("2023全国甲卷 文综 历史+政治 选择题全套", "the text asks for a whole paper: not relaxed"),
+    ("AMC 10A 2019, the whole paper please", "the text asks for a whole paper: not relaxed"),
+])
+def test_a_text_that_rules_out_other_scopes_is_answered_strictly(bundled, query, note):
+    """Decision 61: the user's own words rule out every relaxation, as a client's strict_scope does."""
+    result = run_gate(query, vocab=bundled)
+    assert [r.label for r in result.ladder] == ["W0"]
+    assert note in result.notes
+
+
+@pytest.mark.parametrize("query", [
+    "the truck brakes overheating example - full setup and solution please",   # "full setup" is no whole paper
+    "high school chemistry buffer question",
+])
+def test_other_texts_keep_their_ladder(bundled, query):
+    assert len(run_gate(query, vocab=bundled).ladder) > 1

@@ -106,3 +106,29 @@ def test_the_note_names_the_paper_that_lacks_the_year_not_the_whole_board(mini):
     gap = find_gap(unnamed, (), mini)
     assert gap is not None
     assert gap_note(gap, unnamed, [LadderStep(W0, unnamed, "W0")]).startswith(f"{NYSED} holds no material")
+
+
+def test_a_named_board_filters_beside_the_subject_the_evidence_corrected(mini):
+    """"geography q from the ohio 8th grade achievement test 2011" (round 17): the board's grade-8 paper is science,
+    the evidence says science; the board the text names then filters (decision 61)."""
+    from services.gate.series import board_beside_corrected_subject
+
+    flt = Scope.from_dict({"subject": "science", "level": "grade_8", "year": 2011, "content_type": "exam_question"})
+    beside = board_beside_corrected_subject(flt, (NYSED,), mini)
+    assert beside is not None and beside.exam_board == (NYSED,) and beside.subject == ("science",)
+    assert board_beside_corrected_subject(Scope.from_dict({**flt.to_dict(), "year": 2013}), (NYSED,), mini) is None
+    assert board_beside_corrected_subject(Scope.from_dict({**flt.to_dict(), "subject": "physics"}), (NYSED,),
+                                          mini) is None
+    assert board_beside_corrected_subject(flt, ("Nobody's Board",), mini) is None
+
+
+def test_a_named_board_the_index_holds_is_never_left_for_the_unfiltered_rung(mini):
+    from chsr.relaxation import W1, W3
+    from services.gate.series import within_named_boards
+
+    flt = Scope.from_dict({"subject": "science", "level": "grade_8"})
+    steps = [LadderStep(W0, flt, "W0"), LadderStep(W1, flt.without("level"), "W1"),
+             LadderStep(W3, Scope(), "W3", lexical_only=True)]
+    assert [s.step for s in within_named_boards(steps, (NYSED,), mini)] == [W0, W1]
+    assert within_named_boards(steps, (), mini) == steps
+    assert within_named_boards(steps, ("Nobody's Board",), mini) == steps
