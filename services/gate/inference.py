@@ -25,7 +25,7 @@ from services.gate.overruled import (dropped_absent, named_paper_subject, overru
                                      with_stated_fallback, with_stated_subject, with_stated_w0)
 from services.gate.series import (board_beside_corrected_subject, find_gap, gap_note, with_series_board,
                                  within_named_boards)
-from services.gate.sibling import corrected_number, corrected_sitting, sibling_rung, with_sibling_rung
+from services.gate.sibling import corrected_number, hedged_number, corrected_sitting, sibling_rung, with_sibling_rung
 from services.gate.sittings import after_the_index, numbered_gap, off_cycle, series_not_held
 from services.gate.vocabulary import Vocabulary
 
@@ -77,8 +77,10 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     corrected = corrected_sitting(decision.filter, decision.fields.get("subject"), probe, vocab.sitting_aliases)
     if corrected is not None:  # the text's subject is wrong and the sibling paper of its sitting holds the item
         decision = replace(decision, filter=corrected[0], notes=[*decision.notes, corrected[1]])
+    said_number = extraction.confidence.get("question_number", (0.0, ""))[1]
     renumbered = corrected_number(decision.filter, probe, topic_terms,
-                                  beyond="question_number" in vocab.unsatisfiable(decision.filter))
+                                  beyond="question_number" in vocab.unsatisfiable(decision.filter)
+                                  or hedged_number(extraction.text, said_number))
     if renumbered is not None:  # the query quotes the problem and misnumbers it: the words name the item
         decision = replace(decision, filter=renumbered[0], notes=[*decision.notes, renumbered[1]])
     if extraction.confidence.get("content_type", (0.0, ""))[1] == BOTH_REQUESTED:

@@ -24,6 +24,8 @@ nothing of the named paper: no item with the asked number, or, unnumbered, no it
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import replace
 from typing import Mapping, Sequence
 
@@ -141,6 +143,23 @@ QUOTED_TERMS = 5
 BEYOND_TERMS = 1
 
 
+#: Words that make a stated number a guess: after it ("#13 i think?", "problem 10 or so") or before it ("maybe Q5",
+#: "好像是第5题").
+_HEDGE_AFTER = re.compile(r"^[\s,.)]{0,3}(?:i\s+think|i\s+believe|i\s+guess|or\s+so|maybe|probably|not\s+sure|吧|好像|大概)",
+                          re.IGNORECASE)
+_HEDGE_BEFORE = re.compile(r"(?:maybe|around|about|approx\.?|roughly|probably|i\s+think\s+it'?s|好像是?|大概是?|应该是|可能是)"
+                           r"[\s:]*$", re.IGNORECASE)
+
+
+def hedged_number(text: str, evidence: str) -> bool:
+    """Does the text hedge the question number it states (``evidence``: the matched number phrase)?"""
+    at = text.find(evidence) if evidence else -1
+    if at < 0:
+        return False
+    return bool(_HEDGE_AFTER.search(text[at + len(evidence):at + len(evidence) + 16])
+                or _HEDGE_BEFORE.search(text[max(0, at - 16):at]))
+
+
 def corrected_number(flt: Scope, probe: Sequence[EvidenceHit], topic_terms: Sequence[str], *,
                      beyond: bool = False) -> tuple[Scope, str] | None:
     """The exact scope with the named paper's item the query's words find, and a note, when the stated number names
@@ -153,7 +172,8 @@ def corrected_number(flt: Scope, probe: Sequence[EvidenceHit], topic_terms: Sequ
     with another number in a leg's top ``NEAR_TOP``, and no item of the named paper and year with the stated number
     in its top ``SIBLING_DEPTH``, the words identify the item better than the number: the number is corrected.
 
-    ``beyond``: the stated number is past the last the index holds of the paper ("2018 全国二卷 理综 生物 29题
+    ``beyond``: the stated number is past the last the index holds of the paper, or the text hedges it ("#13 i
+    think?", "problem 10 or so"); either way it may not be the index's number ("2018 全国二卷 理综 生物 29题
     (垂体切除 大鼠 体重那道)": the combined paper's number; biology holds questions up to 11). That number cannot
     be the index's, so one topic term (``BEYOND_TERMS``) is enough for the words to name the item (decision 61)."""
     needed = BEYOND_TERMS if beyond else QUOTED_TERMS

@@ -217,3 +217,17 @@ def test_a_number_past_the_papers_last_is_corrected_by_a_single_quoted_term():
 def test_a_number_past_the_papers_last_still_needs_the_words_and_the_probe():
     assert corrected_number(AMC, [amc("AMC 12A", 4, 1)], (), beyond=True) is None
     assert corrected_number(AMC, [amc("AMC 12A", 4, 4)], QUOTED[:1], beyond=True) is None  # not near the top
+
+
+@pytest.mark.parametrize("text, evidence, hedged", [
+    ("va SOLs 3rd grade sci, 2009 release - #13 i think? the one w/ the shadow", "#13", True),
+    ("2014 AMC 12B, problem 10 or so: the column addition", "problem 10", True),
+    ("2019全国I卷 好像是第5题 那道", "第5题", True),
+    ("2019 AMC 10A #5? the one with the coins", "#5", False),      # a question, not a guess
+    ("2019 AMC 10A #5 the one with the coins", "#5", False),
+    ("no number here", "", False),
+])
+def test_a_hedged_number(text, evidence, hedged):
+    from services.gate.sibling import hedged_number
+
+    assert hedged_number(text, evidence) is hedged
