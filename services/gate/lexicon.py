@@ -185,3 +185,15 @@ def parse_number(token: str) -> int | None:
     tens, _, units = token.partition("十")
     value = (_CJK_NUM.get(tens, 0) if tens else 1) * 10
     return value + (_CJK_NUM.get(units, 0) if units else 0)
+
+
+#: Two-character words a CJK track term can sit across: 物理 before 理数, 数学 / 数据 / 数字 after 文数 or 理数.
+_ACROSS_BEFORE = ("物理", "天文", "中文", "英文", "语文", "人文")
+_ACROSS_AFTER = ("数学", "数据", "数字", "数量", "数值")
+
+
+def glued_cjk(text: str, start: int, end: int) -> bool:
+    """Is the two-character CJK hit text[start:end] part of two other words ("物理数学": 物理 + 数学, not 理数;
+    "天文数据": 天文 + 数据, not 文数)?"""
+    return end - start == 2 and (text[max(0, start - 1):start + 1] in _ACROSS_BEFORE
+                                 or text[end - 1:end + 1] in _ACROSS_AFTER)

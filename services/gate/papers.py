@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.gate.lexicon import SpanText, find_pattern
+from services.gate.lexicon import SpanText, find_pattern, glued_cjk
 from services.gate.paper_names import match_paper_names, sibling_of
 from services.gate.vocabulary import Vocabulary
 
@@ -72,6 +72,8 @@ def find_mentions(st: SpanText, vocab: Vocabulary, *, has_grade: bool) -> Mentio
                 found.variants.append((variants, spec.get("tracks", True), index, st.text[match.start():match.end()]))
                 st.claim(match.start(), match.end(), "paper")
         for hit in tracks.find(st):
+            if glued_cjk(st.text, hit.start, hit.end):
+                continue  # "物理数学" is physics + mathematics, "天文数据" astronomy data: no 理数 / 文数 in them
             track, names_subject = hit.value
             found.tracks.add(track)
             found.track_subject = found.track_subject or names_subject

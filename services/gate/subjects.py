@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from services.gate.lexicon import Hit, SpanText
+from services.gate.lexicon import Hit, SpanText, glued_cjk
 from services.gate.vocabulary import Vocabulary
 
 #: Confidence of a subject inferred from topic cues against the named one (soft: below the ladder's 0.7).
@@ -55,7 +55,7 @@ class TopicHits:
 
 
 def find_named(st: SpanText, vocab: Vocabulary) -> list[Hit]:
-    hits = vocab.subject_names.find(st)
+    hits = [h for h in vocab.subject_names.find(st) if not glued_cjk(st.text, h.start, h.end)]
     for hit in hits:
         st.claim(hit.start, hit.end, "subject")
     return hits

@@ -682,3 +682,16 @@ def test_numbered_national_papers_named_loosely(mini, query, paper):
 
 def test_a_numbered_paper_without_the_gaokao_named_is_no_gaokao_paper(mini):
     assert _field(mini, "IB physics paper 2 question on projectile motion", "paper") == ()
+
+
+@pytest.mark.parametrize("query, subjects", [
+    ("高三复习 物理数学打通：矢量合成 要课标条目和教材讲解", ("physics", "mathematics")),   # 物理数学 is not 理数
+    ("2017全国I卷 理数 第17题", ("mathematics",)),
+    ("天文数据表 物理", ("physics",)),                                                   # 天文数据 is not 文数
+])
+def test_track_maths_is_not_read_inside_other_words(bundled, query, subjects):
+    assert _field(bundled, query, "subject") == subjects
+
+
+def test_syllabus_entries_in_chinese(bundled):
+    assert "syllabus" in _field(bundled, "Common Core 高中 勾股定理 的课标条目", "content_type")
