@@ -23,8 +23,8 @@ from services.gate.ladder import LadderStep
 from services.gate.nearest import material_found
 from services.gate.overruled import (dropped_absent, named_paper_subject, overruled_absent, replaced_next_door,
                                      with_stated_fallback, with_stated_subject, with_stated_w0)
-from services.gate.series import (board_beside_corrected_subject, find_gap, gap_note, with_series_board,
-                                 within_named_boards)
+from services.gate.series import (board_beside_corrected_subject, board_keeps_stated_subject, find_gap, gap_note,
+                                 with_series_board, within_named_boards)
 from services.gate.sibling import corrected_number, hedged_number, corrected_sitting, sibling_rung, with_sibling_rung
 from services.gate.sittings import after_the_index, numbered_gap, off_cycle, series_not_held
 from services.gate.vocabulary import Vocabulary
@@ -71,6 +71,11 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
         beside = board_beside_corrected_subject(decision.filter, boards, vocab)
         if beside is not None:  # the named board holds the corrected subject's paper: the board filters
             decision = replace(decision, filter=beside)
+        said = stated["subject"].values if "subject" in stated else ()
+        kept = board_keeps_stated_subject(decision.filter, boards, tuple(said), vocab) if beside is None else None
+        if kept is not None:  # the named board holds the text's subject only: the evidence does not overrule it
+            decision = replace(decision, filter=kept[0],
+                               notes=[*(n for n in decision.notes if n != subject.conflict), kept[1]])
     gap = find_gap(decision.filter, boards, vocab)
     if gap is not None:
         decision = replace(decision, filter=with_series_board(decision.filter, gap))

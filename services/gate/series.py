@@ -103,6 +103,30 @@ def board_beside_corrected_subject(flt: Scope, boards: Iterable[str], vocab: Voc
     return replace(flt, exam_board=tuple(dict.fromkeys([*flt.exam_board, *held])))
 
 
+def board_keeps_stated_subject(flt: Scope, boards: Iterable[str], stated: tuple[str, ...],
+                               vocab: Vocabulary) -> tuple[Scope, str] | None:
+    """The exact scope with the text's subject and the named board, and a note, when the evidence overruled the
+    text's subject but the board the text names holds papers of the text's subject at the scope's level and none of
+    the evidence's; None otherwise (decision 61).
+
+    "Common Core Lehrplan Mathe USA, 3. Klasse: wo steht, dass man die Fläche von so L-förmigen Figuren ausrechnet":
+    the German words find German physics items, and the evidence said physics (0.92) against the named maths; the
+    Common Core standards the text names are mathematics (and English) at grade 3, never physics."""
+    if not vocab.has_corpus or not stated or not flt.subject or set(stated) & set(flt.subject):
+        return None
+    held = held_boards(boards, vocab)
+    if not held:
+        return None
+    papers = [p for board in held for p in vocab.board_papers(board)
+              if not flt.level or set(p.level) & set(flt.level)]
+    subjects = {s for p in papers for s in p.subject}
+    if not set(stated) <= subjects or set(flt.subject) & subjects:
+        return None
+    note = (f"subject: the named {', '.join(held)} holds {'/'.join(stated)}, not the evidence's "
+            f"{'/'.join(flt.subject)}: the text's subject stands")
+    return replace(flt, subject=tuple(stated), exam_board=tuple(dict.fromkeys([*flt.exam_board, *held]))), note
+
+
 def gap_note(gap: SeriesGap, flt: Scope, ladder: list[LadderStep]) -> str:
     """The answer's note on the gap: relaxed within the series when the ladder has a series rung; otherwise (a
     pure look-up, or a strict scope: W0 only) that it was not, with the nearest years the asked paper is held,

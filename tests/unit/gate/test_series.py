@@ -132,3 +132,19 @@ def test_a_named_board_the_index_holds_is_never_left_for_the_unfiltered_rung(min
     assert [s.step for s in within_named_boards(steps, (NYSED,), mini)] == [W0, W1]
     assert within_named_boards(steps, (), mini) == steps
     assert within_named_boards(steps, ("Nobody's Board",), mini) == steps
+
+
+def test_a_named_board_that_holds_only_the_texts_subject_keeps_it(mini):
+    """"Common Core Lehrplan Mathe USA, 3. Klasse ..." (round 18, blind): German words find German physics items and
+    the evidence overrules mathematics; the Common Core standards are mathematics, never physics (decision 61). In
+    the mini corpus: NY Regents grade 8 is science only."""
+    from services.gate.series import board_keeps_stated_subject
+
+    flt = Scope.from_dict({"subject": "physics", "level": "grade_8", "content_type": "exam_question"})
+    kept = board_keeps_stated_subject(flt, (NYSED,), ("science",), mini)
+    assert kept is not None and kept[0].subject == ("science",) and kept[0].exam_board == (NYSED,)
+    assert "holds science, not the evidence's physics" in kept[1]
+    assert board_keeps_stated_subject(flt, (NYSED,), ("chemistry",), mini) is None     # the board lacks it too
+    assert board_keeps_stated_subject(flt, (), ("science",), mini) is None             # no board named
+    science = Scope.from_dict({"subject": "science", "level": "grade_8"})
+    assert board_keeps_stated_subject(science, (NYSED,), ("physics",), mini) is None   # the board holds the evidence's
