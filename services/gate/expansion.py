@@ -69,12 +69,12 @@ def expand_query(query: str, extraction: Extraction, vocab: Vocabulary) -> str:
     if not topic_terms(extraction, vocab):
         base = " ".join(query.split())
     present = extraction.text.lower()
-    additions: list[str] = []
-    for group in extraction.topic_groups:
-        for variant in vocab.topic_groups.get(group, []):
-            if variant.startswith("~"):
-                continue
-            term = variant.lstrip("=")
-            if term.lower() not in present and term not in additions:
-                additions.append(term)
+    additions = [term for term in concept_variants(extraction, vocab) if term.lower() not in present]
     return " ".join([base, *additions[:MAX_EXPANSION_TERMS]]).strip()
+
+
+def concept_variants(extraction: Extraction, vocab: Vocabulary) -> list[str]:
+    """Every language's words for the topic concepts the query mentions (regex aliases left out), each once."""
+    terms = [variant.lstrip("=") for group in extraction.topic_groups for variant in vocab.topic_groups.get(group, [])
+             if not variant.startswith("~")]
+    return list(dict.fromkeys(terms))

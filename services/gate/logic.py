@@ -20,6 +20,7 @@ from typing import Sequence
 from chsr.errors import InvalidArgument
 from chsr.limits import check_scope
 from chsr.scope import EMPTY_SCOPE, Scope
+from services.gate.expansion import concept_variants
 from services.gate.expansion import expand_query as _expand
 from services.gate.expansion import topic_terms as _topic_terms
 from services.gate.evidence import EvidenceHit, EvidenceParams
@@ -160,9 +161,7 @@ def _in_asked_language(topics: list[str], query: str, extraction: Extraction, vo
     written = detect_language(query)
     if not asked or written is None or written.code in asked:
         return topics
-    variants = [v.lstrip("=") for group in extraction.topic_groups for v in vocab.topic_groups.get(group, [])
-                if not v.startswith("~")]
-    return list(dict.fromkeys([*topics, *(v.lower() for v in variants)]))
+    return list(dict.fromkeys([*topics, *(v.lower() for v in concept_variants(extraction, vocab))]))
 
 
 def _with_marking_rungs(ladder: list[LadderStep], scope: Scope, vocab: Vocabulary) -> list[LadderStep]:

@@ -62,9 +62,10 @@ def find_mentions(st: SpanText, vocab: Vocabulary, *, has_grade: bool) -> Mentio
             for match in find_pattern(st, pattern):
                 found.patterned.append(_patterned(match, spec, index))
                 st.claim(match.start(), match.end(), "paper")
+    named = {index for index, weak in (hit.value for hit in vocab.board_names.find(st)) if not weak}
     for index, (patterns, tracks) in vocab.composites.items():
         for pattern, spec in patterns:
-            if spec.get("after_board") and not _board_named(st, vocab.boards[index]):
+            if spec.get("after_board") and index not in named:
                 continue  # "paper III" names a Gaokao paper only where the text names the Gaokao
             for match in find_pattern(st, pattern):
                 num = vocab.boards[index]["composite"]["numerals"].get(match.groupdict().get("num") or "", "")
@@ -247,12 +248,6 @@ def _checked(
     if known:
         return PaperDecision(tuple(known), KNOWN_PAPER, evidence, level, session)
     return PaperDecision(tuple(papers), UNKNOWN_PAPER, f"{evidence}: not in the corpus", level, session)
-
-
-def _board_named(st: SpanText, board: dict[str, Any]) -> bool:
-    """Does the text name the board (one of its names, as a word)?"""
-    names = (n.lstrip("=") for n in board.get("names", []) if not n.startswith("~"))
-    return any(re.search(rf"(?<![0-9a-z]){re.escape(n.lower())}(?![0-9a-z])", st.low) for n in names)
 
 
 def board_defaults(found: Mentions, vocab: Vocabulary) -> dict[str, Any]:
