@@ -10,11 +10,27 @@ numbered question of a named paper (``chsr.scope.names_marking_of_a_question``).
 A mark scheme or worked solution answers its question without repeating its words
 ("AMC 8 2014 #1 Harry and Terry worked solution": the solution says "H = 8 - 7 = 1"),
 so the words would send an exactly identified item up the ladder, labelled relaxed.
+
+A relaxed step whose every result is in another language than the query's cannot be judged by its words:
+"初一科学 理化部分 物理变化vs化学变化 判断的选择题" shares no word with the English grade-7 science items it widens to,
+and judged by words the ladder climbed on to the Chinese grade-12 papers, which share its words but are five grades
+away. Such a step answers instead of a later step whose on-topic results all lie more than ``NEAR_GRADES`` from the
+asked level; a nearer same-language answer still wins, and where no step finds anything on topic the ladder ends as
+before ("Physik 10. Klasse ... Brennstäbe" -> the German grade-12 items, not the
+English high-school ones). W0 is never such a step (an unknown foreign paper must not be answered with another
+series' items labelled exact), nor is a step that answers only on topic (another year's numbered question).
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
+
+from chsr.documents import Doc
+from chsr.levels import level_distance
+
+#: An on-topic answer in the query's language this many grades or fewer from the asked level is preferred to an
+#: earlier relaxed step whose results are all in another language.
+NEAR_GRADES = 2
 
 from chsr.scope import Scope, names_marking_of_a_question
 from chsr.text import token_set, tokenize
@@ -36,3 +52,17 @@ def is_on_topic(text: str, stems: set[str], min_overlap: int = 1) -> bool:
 def judged_by_words(step_filter: Scope) -> bool:
     """Whether a step's results must share the query's topic words to count as on-topic."""
     return not names_marking_of_a_question(step_filter)
+
+
+def words_can_judge(docs: Sequence[Doc], language: str) -> bool:
+    """Whether some result is in the query's language (or no language is known), so shared words can judge it."""
+    return not language or not docs or any(d.metadata.get("language") in (None, "", language) for d in docs)
+
+
+def far_from_asked(docs: Sequence[Doc], stems: set[str], asked_levels: Sequence[str]) -> bool:
+    """Whether every on-topic result lies more than ``NEAR_GRADES`` grades from every asked level (False when no
+    level was asked or none of the levels is on the grade line)."""
+    distances = [d for doc in docs if is_on_topic(doc.full_text, stems)
+                 for asked in asked_levels
+                 if (d := level_distance(asked, str(doc.metadata.get("level") or ""))) is not None]
+    return bool(distances) and min(distances) > NEAR_GRADES

@@ -27,7 +27,7 @@ from chsr.v1 import common_pb2, gate_pb2, gateway_pb2
 from gateway.budget import Budget
 from gateway.cache.base import CacheUnavailable, ResultCache, cache_key
 from gateway.catalogue_sync import CatalogueSync
-from gateway.ontopic import is_on_topic, judged_by_words, topic_stems
+from gateway.ontopic import NEAR_GRADES, far_from_asked, is_on_topic, judged_by_words, topic_stems, words_can_judge
 from gateway.pipelines import PipelineConfig
 from gateway.preference import Preference, settle_by_top
 from gateway.request import SearchPlan
@@ -244,6 +244,13 @@ class SearchService:
         # is no better than a filtered one, and it leaves the asked scope; an empty answer hides what the nearer
         # rung found). W0 is not such a rung: off-topic results are never labelled exact.
         narrowest: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]] | None = None
+        # The first relaxed rung whose every result is in another language than the query's: its words cannot judge
+        # it ("初一科学 理化部分 物理变化vs化学变化" shares no word with the English grade-7 science items). It answers
+        # instead of a later rung whose on-topic results all lie more than NEAR_GRADES from the asked level
+        # (gateway.ontopic).
+        foreign: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]] | None = None
+        language = gate.language.code if gate.language is not None else ""
+        asked_levels = tuple(Scope.from_proto(gate.scope).level)
         for i, step in enumerate(gate.ladder):
             flt = gate.scope if pipeline.post_filter else step.filter
             outcome = self._steps.run(gate.query, step, flt, gate.scope, pipeline, k, budget, preference, vectors,
@@ -254,17 +261,32 @@ class SearchService:
             docs = [Doc.from_proto(c.document) for c in outcome.candidates]
             by_words = judged_by_words(Scope.from_proto(step.filter))
             on_topic = sum(is_on_topic(d.full_text, stems if by_words else set()) for d in docs)
-            done = on_topic > 0 or i == len(gate.ladder) - 1 or not pipeline.relaxation
+            # a step that answers only on topic (another year's numbered question) is never taken off topic
+            answers = on_topic > 0 or not step.on_topic_only
+            done = on_topic > 0 or (i == len(gate.ladder) - 1 and answers) or not pipeline.relaxation
             reason = ("on-topic results in scope" if on_topic else "no on-topic results") + \
                 ("" if by_words else " (the marking material of the named question: not judged by words)") + \
+                ("" if answers else " (another year's numbered question answers only on topic)") + \
                 (f"; {len(docs)} < k_min={pipeline.k_min}" if len(docs) < pipeline.k_min else "") + \
                 (f"; {', '.join(outcome.from_probe)} from the probe's lists" if outcome.from_probe else "")
             response.relaxation_trace.add(step=step.step, filter=step.filter, admissible=len(docs),
                                           on_topic=on_topic, accepted=done, reason=reason)
             RELAXATION_STEPS.labels(pipeline.name, step_label(step.step)).inc()
-            if docs and narrowest is None and step.step != W0 and not step.lexical_only:
+            if docs and narrowest is None and step.step != W0 and not step.lexical_only and answers:
                 narrowest = (len(response.relaxation_trace) - 1, step, outcome, docs)
-            if done and not on_topic and (step.lexical_only or not docs) and narrowest is not None:
+            if foreign is None and docs and step.step != W0 and not step.lexical_only and not step.on_topic_only \
+                    and not words_can_judge(docs, language):
+                foreign = (len(response.relaxation_trace) - 1, step, outcome, docs)
+            if done and on_topic and foreign is not None and foreign[1] is not step and \
+                    far_from_asked(docs, stems if by_words else set(), asked_levels):
+                response.relaxation_trace[-1].accepted = False
+                at, step, outcome, docs = foreign
+                response.relaxation_trace[at].accepted = True
+                response.relaxation_trace[at].reason += (
+                    "; every result in another language than the query's, so not judged by its words, and the "
+                    f"on-topic results of later rungs are more than {NEAR_GRADES} grades from the asked level: "
+                    "this rung answers")
+            elif done and not on_topic and (step.lexical_only or not docs) and narrowest is not None:
                 instead = "W3" if step.lexical_only else "the empty last rung"
                 response.relaxation_trace[-1].accepted = False
                 at, step, outcome, docs = narrowest
@@ -272,20 +294,33 @@ class SearchService:
                 response.relaxation_trace[at].reason += ("; no rung found on-topic results: the narrowest non-empty "
                                                          f"relaxed rung answers, not {instead}")
             if done:
-                pairs, settled = settle_by_top(list(zip(outcome.candidates, docs)), preference, itemgetter(0))
-                response.scope_notes.extend(settled)
-                pairs, notes = order_by_language(pairs, gate.language, lambda p: p[0].document.metadata,
-                                                 lambda p: p[0].doc_id)
-                accepted = Accepted(step.step, [c for c, _ in pairs], [d for _, d in pairs], notes)
-                response.fusion_telemetry.update(outcome.fusion_telemetry)
-                response.rerank_telemetry.update(outcome.rerank_telemetry)
+                accepted = self._accept(response, step, outcome, docs, preference, gate)
                 break
+        else:  # the last steps answer only on topic and found nothing: the narrowest relaxed rung, if any
+            if narrowest is not None:
+                at, step, outcome, docs = narrowest
+                response.relaxation_trace[at].accepted = True
+                response.relaxation_trace[at].reason += "; no rung found on-topic results: the narrowest " \
+                                                        "non-empty relaxed rung answers"
+                accepted = self._accept(response, step, outcome, docs, preference, gate)
         self._fill_results(response, accepted, Scope.from_proto(gate.scope))
         response.final_step = accepted.step
         response.degraded.extend(degraded)
         for stage in SEARCH_STAGES:
             response.timings.add(stage=stage, ms=timings.get(stage, 0.0))
         return response
+
+    @staticmethod
+    def _accept(response: gateway_pb2.SearchResponse, step: common_pb2.LadderStep, outcome: StepResult,
+                docs: list[Doc], preference: Preference, gate: GateOutcome) -> Accepted:
+        """The answer of the accepted step: settled by its top result and ordered by the asked language."""
+        pairs, settled = settle_by_top(list(zip(outcome.candidates, docs)), preference, itemgetter(0))
+        response.scope_notes.extend(settled)
+        pairs, notes = order_by_language(pairs, gate.language, lambda p: p[0].document.metadata,
+                                         lambda p: p[0].doc_id)
+        response.fusion_telemetry.update(outcome.fusion_telemetry)
+        response.rerank_telemetry.update(outcome.rerank_telemetry)
+        return Accepted(step.step, [c for c, _ in pairs], [d for _, d in pairs], notes)
 
     @staticmethod
     def _fill_results(response: gateway_pb2.SearchResponse, accepted: Accepted, scope: Scope) -> None:

@@ -127,16 +127,18 @@ class QueryLanguage(_message.Message):
     def __init__(self, code: _Optional[str] = ..., confidence: _Optional[float] = ..., requested: _Optional[bool] = ..., evidence: _Optional[str] = ...) -> None: ...
 
 class LadderStep(_message.Message):
-    __slots__ = ("step", "filter", "description", "lexical_only")
+    __slots__ = ("step", "filter", "description", "lexical_only", "on_topic_only")
     STEP_FIELD_NUMBER: _ClassVar[int]
     FILTER_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     LEXICAL_ONLY_FIELD_NUMBER: _ClassVar[int]
+    ON_TOPIC_ONLY_FIELD_NUMBER: _ClassVar[int]
     step: RelaxationStep
     filter: Scope
     description: str
     lexical_only: bool
-    def __init__(self, step: _Optional[_Union[RelaxationStep, str]] = ..., filter: _Optional[_Union[Scope, _Mapping]] = ..., description: _Optional[str] = ..., lexical_only: _Optional[bool] = ...) -> None: ...
+    on_topic_only: bool
+    def __init__(self, step: _Optional[_Union[RelaxationStep, str]] = ..., filter: _Optional[_Union[Scope, _Mapping]] = ..., description: _Optional[str] = ..., lexical_only: _Optional[bool] = ..., on_topic_only: _Optional[bool] = ...) -> None: ...
 
 class Candidate(_message.Message):
     __slots__ = ("doc_id", "score", "rank", "document", "features")

@@ -87,6 +87,10 @@ def content_type(
     spans.sort()
     if _both_requested(st.text, spans, vocab):
         return (), 0.0, BOTH_REQUESTED
+    if any(sp[2] == "answer" for sp in spans) and any(sp[2] == "reference" and sp[3] == "textbook" for sp in spans):
+        # "高一物理书 ... 例题 ... 要完整解答过程": a textbook's worked example carries its own solution (the index
+        # files a textbook's examples as the textbook): the book is the kind asked for
+        spans = [sp for sp in spans if sp[2] != "answer"]
     for kind in ("answer", "reference"):
         chosen = [sp for sp in spans if sp[2] == kind]
         if chosen:

@@ -42,7 +42,7 @@ _SHORT_YEAR = re.compile(r"(?<![0-9])(?P<yy>\d\d)\s*年\s*(?=高考|全国|新�
 #: Two-digit years annotators write when no four-digit year is stated: glued to a Chinese paper name ("22全国乙理数"),
 #: before a competition's name ("21 AMC 12A #22", "soln for 09 AMC12A q10"), or with an apostrophe ("AMC12B '05").
 _BARE_SHORT_YEAR = re.compile(r"(?<![0-9])(?P<yy>\d\d)(?=全国|新课标|新高考|[甲乙丙]卷)"
-                              r"|(?<![0-9A-Za-z#.'’])['’]?(?P<yb>\d\d)\s*(?=AMC\s?-?\s?(?:10|12)[AB](?![0-9A-Za-z]))"
+                              r"|(?<![0-9A-Za-z#.'’])['’]?(?P<yb>\d\d)\s*年?\s*(?=AMC\s?-?\s?(?:10|12)[AB](?![0-9A-Za-z]))"
                               r"|(?<![0-9A-Za-z])['’](?P<ya>\d\d)(?![0-9])")
 _OPERATORS = set("=+-*/<>^_")
 #: A bracketed remark, and the words that say its numbers are not the ones asked for (another paper, done already).
@@ -56,6 +56,16 @@ _DASH_AFTER_WORD = re.compile(r"[^\W\d_]{2,}\s+[-–—]$")
 _WITH = re.compile(r"(?<![0-9a-z])w/$", re.IGNORECASE)
 #: A span of years ("1950～2008年", "1914-1918", "1840 to 1949"): what the item is about, never the sitting.
 _YEAR_SPAN = re.compile(r"(?<![0-9])\d{4}\s*(?:~|～|-|–|—|至|到|to|until)\s*\d{4}(?![0-9])")
+#: A month or season written next to the year ("spring 2012 released test", "June 2014", "Mai 2019", "2012年6月") dates
+#: the sitting: it is part of the year, not a topic word the on-topic check would look for.
+_SITTING_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+                  r"jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec|spring|summer|fall|autumn|winter|"
+                  r"janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|"
+                  r"décembre|decembre|printemps|été|automne|hiver|januar|februar|märz|maerz|juni|juli|oktober|"
+                  r"dezember|frühjahr|fruehjahr|frühling|sommer|herbst|enero|febrero|marzo|abril|mayo|junio|julio|"
+                  r"agosto|septiembre|octubre|noviembre|diciembre|primavera|verano|otoño|invierno)")
+_MONTH_BEFORE = re.compile(r"(?<![^\W\d_])" + _SITTING_MONTH + r"(?:\s+(?:of|de|del))?[\s,]*$", re.IGNORECASE)
+_MONTH_AFTER = re.compile(r"^[\s,]*(?:" + _SITTING_MONTH + r"(?![^\W\d_])|\d{1,2}\s*月)", re.IGNORECASE)
 #: Every letter + number token of the kind a look-up's shorthand uses ("q43", "p 8"): two of them are variables.
 _SHORTHAND = re.compile(r"(?<![0-9a-z\u00c0-\u024f])[qp]\.?\s?\d{1,3}")
 
@@ -189,6 +199,7 @@ def _years(st: SpanText, vocab: Vocabulary) -> tuple | None:
             continue  # one end of a span of years the item is about
         found.append((year, match.group(0)))
         st.claim(match.start(), match.end(), "year")
+        _claim_month(st, view, match.start(), match.end())
     for match in _SHORT_YEAR.finditer(view):
         year = 2000 + int(match.group("yy"))
         if low <= year <= high:
@@ -205,6 +216,16 @@ def _years(st: SpanText, vocab: Vocabulary) -> tuple | None:
         return None
     years = tuple(dict.fromkeys(y for y, _ in found))
     return years, (0.9 if len(years) == 1 else YEAR_MULTI), ", ".join(t for _, t in found)
+
+
+def _claim_month(st: SpanText, view: str, start: int, end: int) -> None:
+    """Claim the month or season written right before or after a year ("spring 2012", "June 2014", "2019年6月")."""
+    before = _MONTH_BEFORE.search(view[max(0, start - 24):start])
+    if before:
+        st.claim(start - len(before.group(0)), start, "year")
+    after = _MONTH_AFTER.match(view[end:end + 24])
+    if after:
+        st.claim(end, end + after.end(), "year")
 
 
 def _levels(st: SpanText, vocab: Vocabulary) -> tuple | None:

@@ -50,6 +50,8 @@ class LadderStep:
     filter: Scope
     description: str
     lexical_only: bool = False
+    #: answers only with on-topic results (a numbered question of another year: ``services.gate.sittings``)
+    on_topic_only: bool = False
 
     @property
     def label(self) -> str:
@@ -58,6 +60,7 @@ class LadderStep:
     def to_proto(self) -> common_pb2.LadderStep:
         return common_pb2.LadderStep(
             step=self.step, filter=self.filter.to_proto(), description=self.description, lexical_only=self.lexical_only,
+            on_topic_only=self.on_topic_only,
         )
 
 

@@ -31,7 +31,7 @@ from services.gate.marking import marking_rungs
 from services.gate.nearest import with_nearest_level, with_reference_material
 from services.gate.query_language import LanguageGuess, detect_language
 from services.gate.series import find_gap, with_series_board, with_series_rungs
-from services.gate.sittings import after_the_index, numbered_gap, off_cycle
+from services.gate.sittings import after_the_index, numbered_elsewhere, numbered_gap, off_cycle
 from services.gate.vocabulary import Vocabulary
 
 HINT_CONFIDENCE = 1.0
@@ -126,6 +126,7 @@ def run_gate(
     ladder = with_series_rungs(with_reference_material(with_nearest_level(ladder, vocab), vocab), scope, gap)
     if lookup_only and not strict_scope and not future:
         ladder = _with_marking_rungs(ladder, scope, vocab)
+    ladder = numbered_elsewhere(ladder, scope)  # another year's numbered question: only on topic
     return GateResult(
         scope=scope, confidence=confidence, ladder=ladder, strict_keys=strict,
         expanded_query=_expand(query, extraction, vocab) if expand_query and extract else query,
@@ -141,6 +142,8 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
     confidence = {name: (f.confidence, f.evidence) for name, f in inferred.fields.items()}
     ladder = _with_marking_rungs(inferred.ladder, inferred.scope, vocab) if lookup_only and not strict_scope \
         else inferred.ladder
+    # a numbered question answered from another year only when its words match (services.gate.sittings)
+    ladder = numbered_elsewhere(ladder, inferred.scope)
     return GateResult(
         scope=inferred.scope, confidence=confidence, ladder=ladder, strict_keys=inferred.strict_keys,
         # an ungated answer is the ungated pipeline's answer: no curriculum expansion either

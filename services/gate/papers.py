@@ -59,8 +59,14 @@ def find_mentions(st: SpanText, vocab: Vocabulary, *, has_grade: bool) -> Mentio
     found = Mentions()
     for index, patterns in vocab.paper_patterns.items():
         for pattern, spec in patterns:
-            for match in find_pattern(st, pattern):
-                found.patterned.append(_patterned(match, spec, index))
+            if spec.get("needs_year") and (not _DATED.search(st.text) or any(p[3] == index for p in found.patterned)):
+                continue  # bare shorthand ("10A") names a paper only in a dated query naming none in full (in "AMC
+                # 12A ... not the 10A one" it names the twin the user does not want)
+            for match in find_pattern(st, pattern, case_sensitive=bool(spec.get("case_sensitive"))):
+                patterned = _patterned(match, spec, index)
+                if spec.get("needs_year") and not all(vocab.paper(name) is not None for name in patterned[0]):
+                    continue  # shorthand names only a paper the index holds ("Lakeside Challenge 10B" is not AMC's)
+                found.patterned.append(patterned)
                 st.claim(match.start(), match.end(), "paper")
     named = {index for index, weak in (hit.value for hit in vocab.board_names.find(st)) if not weak}
     for index, (patterns, tracks) in vocab.composites.items():
@@ -89,6 +95,10 @@ def find_mentions(st: SpanText, vocab: Vocabulary, *, has_grade: bool) -> Mentio
     if not found.board_indexes():
         _misspelt_acronym(st, vocab, found)
     return found
+
+
+#: A four-digit year, or a two-digit one written as a year ("'16", "16年").
+_DATED = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])|['’][0-9]{2}(?![0-9])|(?<![0-9])[0-9]{2}\s*年")
 
 
 #: A board's one-word acronym ("TIMSS", "MCAS") and a capitalised token one typo from it ("TIMMS", "MACS").

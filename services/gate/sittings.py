@@ -10,12 +10,15 @@ only, and the note says why.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import reduce
 from math import gcd
 from typing import Mapping
 
+from chsr.relaxation import W0
 from chsr.scope import Scope
 from services.gate.evidence import FieldDecision
+from services.gate.ladder import LadderStep
 from services.gate.vocabulary import Vocabulary
 
 
@@ -80,6 +83,23 @@ def numbered_gap(flt: Scope, vocab: Vocabulary) -> str:
     numbers = "|".join(str(n) for n in flt.question_number)
     return f"year {asked} is not held although it falls inside the years the paper is ({'; '.join(spans)}): " \
            f"question {numbers} names an item of that one sitting; not relaxed"
+
+
+def numbered_elsewhere(ladder: list[LadderStep], scope: Scope) -> list[LadderStep]:
+    """The ladder with every step that keeps the asked question number but moves its year marked on-topic-only.
+
+    "pulling #12 off the 2017 NYS grade 4 science test for a bell ringer": the index holds that test up to 2016, and
+    the ladder moved the year, kept the number and, finding nothing on topic, answered with question 12 of other
+    years (the last step is taken whatever it holds). Another sitting's question 12 is another item; it answers
+    only when its words match the query's ("2009年新课标卷理科数学第17题 解三角形": the 2012 paper's question 17 solves
+    a triangle, and the dev set relaxes to it). Across the authored sets 22 look-ups of a numbered item in a year
+    outside its paper's years are labelled abstentions, and the two labelled relaxations name the topic."""
+    if not scope.question_number or not scope.year:
+        return ladder
+    asked = set(scope.question_number)
+    return [replace(step, on_topic_only=True)
+            if step.step != W0 and asked & set(step.filter.question_number) and step.filter.year != scope.year
+            else step for step in ladder]
 
 
 def _years_held(paper: str, vocab: Vocabulary) -> list[int]:

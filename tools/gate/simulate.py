@@ -101,9 +101,11 @@ class Simulator:
             ids = self._fuse(self._legs(run, rung.filter, rung.lexical_only), rescale)
             on_topic = sum(is_on_topic(self.index.by_id[d].full_text, stems) for d in ids)
             chosen, label = ids, rung.label
-            if on_topic > 0 or i == len(rungs) - 1:
+            if on_topic > 0 or (i == len(rungs) - 1 and not rung.on_topic_only):
                 chosen = self._settle(ids, decision)
                 break
+        else:  # the last rung answers only on topic (another year's numbered question) and found nothing
+            chosen, label = [], "W0"
         return [{"doc_id": d, "relaxation": label} for d in chosen]
 
     def new_ladder(self, decision: EvidenceDecision) -> list[LadderStep]:

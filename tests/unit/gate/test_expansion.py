@@ -71,3 +71,17 @@ def test_french_topic_terms_split_elisions(bundled):
 def test_matched_cues_stay_whole(bundled):
     terms = topic_terms(extract_scope("2023 高考 全国甲卷 化学 阿伏加德罗常数 选择题", bundled), bundled)
     assert terms == ["阿伏加德罗常数"]
+
+
+@pytest.mark.parametrize("query", [
+    "VA SOL 3rd grade science, spring 2012 released test - question 14?",     # a season beside the year dates it
+    "NYS grade 4 science June 2014 q23 pls",
+    "高考 2012 全国三卷 理科数学 第5题 - mein Sohn soll die Aufgabe machen, ich finde sie nirgends",
+])
+def test_dates_and_chat_are_not_topic_words(bundled, query):
+    terms = topic_terms(extract_scope(query, bundled), bundled)
+    assert not {"spring", "june", "released", "mein", "sohn", "finde", "nirgends"} & set(terms), terms
+
+
+def test_a_season_that_is_not_beside_a_year_stays_a_topic_word(bundled):
+    assert "spring" in topic_terms(extract_scope("grade 8 science: a spring stretches under a load", bundled), bundled)

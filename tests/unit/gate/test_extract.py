@@ -695,3 +695,19 @@ def test_track_maths_is_not_read_inside_other_words(bundled, query, subjects):
 
 def test_syllabus_entries_in_chinese(bundled):
     assert "syllabus" in _field(bundled, "Common Core 高中 勾股定理 的课标条目", "content_type")
+
+
+def test_contest_shorthand_names_an_amc_paper_only_in_a_dated_query(mini):
+    scope = extract_scope("10A 2019: how many integers n satisfy ...", mini).scope
+    assert scope.paper == ("AMC 10A",) and scope.session == ("A",) and scope.year == (2019,)
+    assert extract_scope("AMC 10B '19 p7 soln", mini).scope.paper == ("AMC 10B",)
+    assert _field(mini, "10A: how many integers n satisfy", "paper") == ()           # undated
+    assert _field(mini, "solve 10a + 10B = 2019", "paper") == ()                      # algebra
+    assert _field(mini, "2019 AMC 10B problem 7, not the 10A one", "paper") == ("AMC 10B",)  # the twin not wanted
+    assert _field(mini, "好像是19年AMC10A的", "year") == (2019,)
+
+
+def test_a_textbook_example_with_its_worked_solution_asks_for_the_textbook(bundled):
+    query = "高一物理书 斜抛运动 例题 要完整解答过程"
+    assert _field(bundled, query, "content_type") == ("textbook",)
+    assert _field(bundled, "斜抛运动 要完整解答过程", "content_type") == ("solution",)

@@ -164,3 +164,15 @@ def test_two_named_papers_are_a_numbered_gap_only_when_both_lack_the_year(cycles
     assert "Alaska SBA Grade 8 Science is held 2008-2012; LEAP Grade 8 Science is held 2007-2012" in \
         numbered_gap(both, cycles)
     assert numbered_gap(replace(both, year=(2011,)), cycles) == ""  # LEAP holds 2011
+
+
+def test_another_years_numbered_question_answers_only_on_topic(cycles):
+    """'pulling #12 off the 2017 NYS grade 4 science test for a bell ringer' (round 19): a year after the paper's
+    last, with words that are not the item's topic. The steps that move the year and keep question 12 answer only
+    with on-topic results; W0 and the steps that keep the asked year are unmarked."""
+    result = run_gate("LEAP 2006 grade 8 science question 3 about plant cells", vocab=cycles)
+    moved = [s for s in result.ladder if s.filter.question_number == (3,) and s.filter.year != (2006,)]
+    assert moved and all(s.on_topic_only for s in moved)
+    assert not any(s.on_topic_only for s in result.ladder if s.label == "W0" or s.filter.year == (2006,))
+    assert not any(s.on_topic_only for s in run_gate("LEAP 2006 grade 8 science plant cells", vocab=cycles).ladder)
+    assert result.ladder[1].to_proto().on_topic_only == result.ladder[1].on_topic_only

@@ -196,3 +196,59 @@ def test_a_gate_invalid_argument_is_the_clients_error() -> None:
     with pytest.raises(InvalidArgument) as err:
         search(service(FakeGate([], [], fail=grpc.StatusCode.INVALID_ARGUMENT)), "acceleration", "C")
     assert err.value.field == "hints.subject"
+
+
+def test_a_step_that_answers_only_on_topic_is_never_taken_off_topic() -> None:
+    # another year's question 12 is another item: off topic, the numbered look-up ends empty (not the last rung)
+    steps = ladder((W0, {"subject": "astronomy"}), (W1, {"subject": "chemistry"}))
+    steps[1].on_topic_only = True
+    resp = search(service(FakeGate(steps, ["volcano"])), "volcano", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, False] and not resp.results
+    assert resp.final_step == W0
+    assert "answers only on topic" in resp.relaxation_trace[1].reason
+
+
+def test_a_step_that_answers_only_on_topic_answers_on_topic() -> None:
+    steps = ladder((W0, {"subject": "astronomy"}), (W1, {"subject": "physics"}))
+    steps[1].on_topic_only = True
+    resp = search(service(FakeGate(steps, ["falling"])), "falling ball", "E")
+    assert resp.final_step == W1 and resp.results[0].doc_id == "p2"
+
+
+W2 = common_pb2.RELAXATION_STEP_W2_DROP_LEVEL
+MIXED = [
+    Doc("e7", "burning wood is a chemical change", metadata={"subject": "science", "level": "grade_7", "language": "en"}),
+    Doc("e9", "rusting iron is a chemical change", metadata={"subject": "chemistry", "level": "high_school",
+                                                            "language": "en"}),
+    Doc("z12", "燃烧 化学变化", metadata={"subject": "chemistry", "level": "grade_12", "language": "zh"}),
+]
+
+
+class ChineseGate(FakeGate):
+    def Gate(self, req: gate_pb2.GateRequest, timeout: float) -> gate_pb2.GateResponse:
+        resp = super().Gate(req, timeout)
+        resp.query_language.code = "zh"
+        return resp
+
+
+def test_a_rung_in_another_language_answers_before_same_language_material_far_from_the_asked_level(monkeypatch) -> None:
+    # grade 7 asked: the English grade-7 rung cannot be judged by the Chinese words; the Chinese grade-12 items
+    # share them but lie five grades away
+    monkeypatch.setattr("tests.unit.gateway.test_ladder_loop.CORPUS", MIXED)
+    gate = ChineseGate(ladder((W0, {"subject": "chemistry", "level": "grade_7"}),
+                              (W1, {"subject": "science", "level": "grade_7"}),
+                              (W2, {"subject": ["chemistry", "science"]})), ["燃烧"])
+    resp = search(service(gate), "燃烧", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, True, False] and resp.final_step == W1
+    assert "more than 2 grades from the asked level" in resp.relaxation_trace[1].reason
+    assert [r.doc_id for r in resp.results] == ["e7"]
+
+
+def test_same_language_material_near_the_asked_level_still_wins(monkeypatch) -> None:
+    monkeypatch.setattr("tests.unit.gateway.test_ladder_loop.CORPUS", MIXED)
+    gate = ChineseGate(ladder((W0, {"subject": "chemistry", "level": "grade_11"}),
+                              (W1, {"subject": "chemistry", "level": "high_school"}),
+                              (W2, {"subject": "chemistry", "level": "grade_12"})), ["燃烧"])
+    resp = search(service(gate), "燃烧", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, False, True] and resp.final_step == W2
+    assert [r.doc_id for r in resp.results] == ["z12"]
