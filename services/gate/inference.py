@@ -24,7 +24,7 @@ from services.gate.nearest import material_found
 from services.gate.overruled import (dropped_absent, named_paper_subject, overruled_absent, replaced_next_door,
                                      with_stated_fallback, with_stated_subject, with_stated_w0)
 from services.gate.series import (board_beside_corrected_subject, board_keeps_stated_subject, find_gap, gap_note,
-                                 with_series_board, within_named_boards)
+                                 series_subject, with_series_board, within_named_boards)
 from services.gate.sibling import corrected_number, hedged_number, corrected_sitting, sibling_rung, with_sibling_rung
 from services.gate.sittings import after_the_index, numbered_gap, off_cycle, series_not_held
 from services.gate.vocabulary import Vocabulary
@@ -79,6 +79,9 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     gap = find_gap(decision.filter, boards, vocab)
     if gap is not None:
         decision = replace(decision, filter=with_series_board(decision.filter, gap))
+        carried = series_subject(decision.filter, gap)
+        if carried is not None:  # a series of one subject carries it, as a named paper does
+            decision = replace(decision, filter=carried[0], notes=[*decision.notes, carried[1]])
     corrected = corrected_sitting(decision.filter, decision.fields.get("subject"), probe, vocab.sitting_aliases)
     if corrected is not None:  # the text's subject is wrong and the sibling paper of its sitting holds the item
         decision = replace(decision, filter=corrected[0], notes=[*decision.notes, corrected[1]])

@@ -82,6 +82,22 @@ def find_gap(flt: Scope, boards: Iterable[str], vocab: Vocabulary) -> SeriesGap 
     return SeriesGap(held, members, tuple(missing), asked_absent)
 
 
+def series_subject(flt: Scope, gap: SeriesGap) -> tuple[Scope, str] | None:
+    """The scope with the named series' one subject, and a note, when the scope's subject is one the series does not
+    hold (None otherwise).
+
+    "TIMSS 2011 niveau 6e : cuillère en métal vs cuillère en bois dans la soupe chaude": TIMSS is held at grades 4
+    and 8, in science only; the French words about heat find physics items, the evidence overruled science, and the
+    rungs within the series (TIMSS grades 4 and 8, 2011) kept physics and held nothing. Like a named paper
+    (``services.gate.overruled.named_paper_subject``), a named series of one subject carries it."""
+    subjects = tuple(dict.fromkeys(s for m in gap.members for s in m.subject))
+    if len(subjects) != 1 or not flt.subject or set(flt.subject) & set(subjects):
+        return None
+    note = (f"subject: the named series {' | '.join(gap.boards)} holds {subjects[0]} only; the evidence's "
+            f"{'/'.join(flt.subject)} is not kept beside it")
+    return replace(flt, subject=subjects), note
+
+
 def board_beside_corrected_subject(flt: Scope, boards: Iterable[str], vocab: Vocabulary) -> Scope | None:
     """The exact scope with the named board filtering, when the evidence corrected the text's subject and the board
     holds a paper of the corrected subject at the scope's level and year; None otherwise (decision 61).

@@ -711,3 +711,10 @@ def test_a_textbook_example_with_its_worked_solution_asks_for_the_textbook(bundl
     query = "高一物理书 斜抛运动 例题 要完整解答过程"
     assert _field(bundled, query, "content_type") == ("textbook",)
     assert _field(bundled, "斜抛运动 要完整解答过程", "content_type") == ("solution",)
+
+
+def test_french_paper_and_problem_words(mini):
+    assert _field(mini, "vous auriez l'AMC 8 de 2006 ? le probleme 8 surtout", "question_number") == (8,)
+    assert _field(mini, "gaokao 2014 sujet national 2, physique", "paper") == ("Gaokao 新课标II Physics",)
+    assert _field(mini, "national 2 physics olympiad 2014", "paper") == ()        # no Gaokao named
+    assert _field(mini, "Bac S 2019 physique-chimie, exercice 2", "exam_board") == ("Bac",)

@@ -8,7 +8,7 @@ from chsr.scope import Scope
 from services.gate.logic import run_gate
 from chsr.relaxation import W0
 from services.gate.ladder import LadderStep
-from services.gate.series import find_gap, gap_note, series_rungs, with_series_board
+from services.gate.series import find_gap, gap_note, series_rungs, series_subject, with_series_board
 
 pytestmark = pytest.mark.unit
 
@@ -148,3 +148,16 @@ def test_a_named_board_that_holds_only_the_texts_subject_keeps_it(mini):
     assert board_keeps_stated_subject(flt, (), ("science",), mini) is None             # no board named
     science = Scope.from_dict({"subject": "science", "level": "grade_8"})
     assert board_keeps_stated_subject(science, (NYSED,), ("physics",), mini) is None   # the board holds the evidence's
+
+
+def test_a_named_series_of_one_subject_carries_it(mini):
+    """'TIMSS 2011 niveau 6e : cuillère en métal ...' (round 19): the evidence said physics, TIMSS is science only."""
+    flt = Scope(subject=("physics",), level=("grade_6",), year=(2011,), paper=("TIMSS Grade 6 Science",),
+                exam_board=("TIMSS (IEA)",))
+    gap = find_gap(flt, (), mini)
+    assert gap is not None and "level" in gap.missing
+    carried = series_subject(flt, gap)
+    assert carried is not None and carried[0].subject == ("science",) and "holds science only" in carried[1]
+    assert series_subject(Scope(subject=("science",), level=("grade_6",), exam_board=("TIMSS (IEA)",)), gap) is None
+    amc = find_gap(Scope(subject=("mathematics",), level=("grade_9",), exam_board=("MAA AMC",)), (), mini)
+    assert amc is not None and series_subject(Scope(subject=("physics",), level=("grade_9",)), amc) is not None
