@@ -279,29 +279,21 @@ class SearchService:
                 foreign = (len(response.relaxation_trace) - 1, step, outcome, docs)
             if done and on_topic and foreign is not None and foreign[1] is not step and \
                     far_from_asked(docs, stems if by_words else set(), asked_levels):
-                response.relaxation_trace[-1].accepted = False
-                at, step, outcome, docs = foreign
-                response.relaxation_trace[at].accepted = True
-                response.relaxation_trace[at].reason += (
+                step, outcome, docs = _fall_back(response, foreign, (
                     "; every result in another language than the query's, so not judged by its words, and the "
                     f"on-topic results of later rungs are more than {NEAR_GRADES} grades from the asked level: "
-                    "this rung answers")
+                    "this rung answers"))
             elif done and not on_topic and (step.lexical_only or not docs) and narrowest is not None:
                 instead = "W3" if step.lexical_only else "the empty last rung"
-                response.relaxation_trace[-1].accepted = False
-                at, step, outcome, docs = narrowest
-                response.relaxation_trace[at].accepted = True
-                response.relaxation_trace[at].reason += ("; no rung found on-topic results: the narrowest non-empty "
-                                                         f"relaxed rung answers, not {instead}")
+                step, outcome, docs = _fall_back(response, narrowest, "; no rung found on-topic results: the "
+                                                 f"narrowest non-empty relaxed rung answers, not {instead}")
             if done:
                 accepted = self._accept(response, step, outcome, docs, preference, gate)
                 break
         else:  # the last steps answer only on topic and found nothing: the narrowest relaxed rung, if any
             if narrowest is not None:
-                at, step, outcome, docs = narrowest
-                response.relaxation_trace[at].accepted = True
-                response.relaxation_trace[at].reason += "; no rung found on-topic results: the narrowest " \
-                                                        "non-empty relaxed rung answers"
+                step, outcome, docs = _fall_back(response, narrowest, "; no rung found on-topic results: the "
+                                                 "narrowest non-empty relaxed rung answers")
                 accepted = self._accept(response, step, outcome, docs, preference, gate)
         self._fill_results(response, accepted, Scope.from_proto(gate.scope))
         response.final_step = accepted.step
@@ -347,3 +339,13 @@ class SearchService:
                 LEAKAGE_FLAGGED.labels(pipeline.name).inc()
         for reason in response.degraded:
             DEGRADED.labels(reason).inc()
+
+
+def _fall_back(response: gateway_pb2.SearchResponse, rung: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]],
+               why: str) -> tuple[common_pb2.LadderStep, StepResult, list[Doc]]:
+    """Answer with an earlier rung instead of the last one tried: the trace says which one answers, and why."""
+    at, step, outcome, docs = rung
+    response.relaxation_trace[-1].accepted = False
+    response.relaxation_trace[at].accepted = True
+    response.relaxation_trace[at].reason += why
+    return step, outcome, docs
