@@ -15,9 +15,9 @@ A relaxed step whose every result is in another language than the query's cannot
 "初一科学 理化部分 物理变化vs化学变化 判断的选择题" shares no word with the English grade-7 science items it widens to,
 and judged by words the ladder climbed on to the Chinese grade-12 papers, which share its words but are five grades
 away. Such a step answers instead of a later step whose on-topic results all lie more than ``NEAR_GRADES`` from the
-asked level; a nearer same-language answer still wins, and where no step finds anything on topic the ladder ends as
-before ("Physik 10. Klasse ... Brennstäbe" -> the German grade-12 items, not the
-English high-school ones). W0 is never such a step (an unknown foreign paper must not be answered with another
+asked level. A nearer same-language answer still wins ("Physik 10. Klasse ... Brennstäbe" -> the German grade-12
+items, not the English high-school ones), and where no step finds anything on topic the ladder ends as before. W0
+is never such a step (an unknown foreign paper must not be answered with another
 series' items labelled exact), nor is a step that answers only on topic (another year's numbered question).
 """
 

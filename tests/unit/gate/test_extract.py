@@ -718,3 +718,9 @@ def test_french_paper_and_problem_words(mini):
     assert _field(mini, "gaokao 2014 sujet national 2, physique", "paper") == ("Gaokao 新课标II Physics",)
     assert _field(mini, "national 2 physics olympiad 2014", "paper") == ()        # no Gaokao named
     assert _field(mini, "Bac S 2019 physique-chimie, exercice 2", "exam_board") == ("Bac",)
+
+
+def test_german_ordinal_grades_and_ruled_out_levels(bundled):
+    assert _field(bundled, "Physik MCAS, 8te Klasse 2003: Schwerkraft auf Pluto", "level") == ("grade_8",)
+    assert _field(bundled, "Hardy Weinberg MC-Aufgabe, Schulniveau (nicht Uni!)", "level") == ()
+    assert _field(bundled, "college chemistry, not high school", "level") == ("college",)
