@@ -25,7 +25,8 @@ from services.gate.overruled import (dropped_absent, named_paper_subject, overru
                                      with_stated_fallback, with_stated_subject, with_stated_w0)
 from services.gate.series import (board_beside_corrected_subject, board_keeps_stated_subject, find_gap, gap_note,
                                  series_subject, with_series_board, within_named_boards)
-from services.gate.sibling import corrected_number, hedged_number, corrected_sitting, sibling_rung, with_sibling_rung
+from services.gate.sibling import (corrected_number, corrected_sitting, hedged_number, sibling_rung, with_beyond_rung,
+                                   with_sibling_rung)
 from services.gate.sittings import after_the_index, numbered_gap, off_cycle, series_not_held
 from services.gate.vocabulary import Vocabulary
 
@@ -116,6 +117,9 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     ladder = evidence_ladder(decision, vocab, strict_scope, gap, unsatisfiable, material_found(probe))
     # a numbered item named under the wrong subject of a real sitting: the sibling paper holding it, right after W0
     ladder = with_sibling_rung(ladder, sibling_rung(decision.filter, unsatisfiable, probe, vocab.sitting_aliases))
+    # a number past the named paper's last (a combined booklet's number) the probe did not correct: the paper's items
+    if not strict_scope:
+        ladder = with_beyond_rung(ladder, decision.filter, unsatisfiable, topic_terms)
     # the text's subject / level overruled because the index lacks it: that is a relaxation, not the exact scope
     overruled = overruled_absent(stated, decision, vocab)
     ladder = with_stated_w0(ladder, overruled, decision.filter)

@@ -192,3 +192,29 @@ def corrected_number(flt: Scope, probe: Sequence[EvidenceHit], topic_terms: Sequ
             f"{top[0].metadata.get('paper')} ({top[0].metadata.get('year')}) matches the query's words: the number is "
             "corrected")
     return replace(flt, question_number=(number,)), note
+
+
+def with_beyond_rung(steps: list[LadderStep], flt: Scope, unsatisfiable: Mapping[str, str],
+                     topic_terms: Sequence[str]) -> list[LadderStep]:
+    """``steps`` with a W1 rung holding the named paper's items without the asked number, after the last rung that
+    keeps the number, where that number is past the last the index holds of the paper and the query has words to
+    find the item by (``BEYOND_TERMS``); unchanged otherwise (a pure look-up, a number held). The caller leaves a
+    strict scope (the client's, or a sitting after the index) as it is.
+
+    "2018 national paper I physics (理综 Q24 I think) - fireworks shell ... need the mark scheme", "gaokao 2018
+    全国1卷 理综 física, el problema 24 del 烟花弹": the student quotes the combined booklet's number; the index numbers
+    that physics item 11 and holds physics questions up to 11. Where the probe finds the item
+    (:func:`corrected_number`) the number is corrected; where it does not (an English or Spanish query about a
+    Chinese item), the exact scope kept the number and came back empty. The named paper, year and kind are still
+    where the item is: the rung answers with them, labelled, the note saying the number is past the paper's last.
+    Round 21's annotators wrote four such cases, blind to the gate; the text-only path already drops such a number
+    at W1 (``logic.run_gate``)."""
+    reason = unsatisfiable.get("question_number")
+    if not reason or not flt.paper or not flt.question_number or len(topic_terms) < BEYOND_TERMS:
+        return steps
+    rung = LadderStep(W1, replace(flt, question_number=()),
+                      f"W1 {reason}: the named paper's items, without the number")
+    if any(s.filter == rung.filter for s in steps):
+        return steps
+    at = max(i for i, s in enumerate(steps) if s.filter.question_number == flt.question_number or i == 0) + 1
+    return steps[:at] + [rung] + steps[at:]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from chsr.relaxation import W0, W1
@@ -9,7 +11,8 @@ from chsr.scope import Scope
 from services.gate.evidence_features import EvidenceHit
 from services.gate.ladder import LadderStep
 from services.gate.evidence import FieldDecision
-from services.gate.sibling import corrected_number, corrected_sitting, sibling_rung, with_sibling_rung
+from services.gate.sibling import (corrected_number, corrected_sitting, sibling_rung, with_beyond_rung,
+                                   with_sibling_rung)
 
 pytestmark = pytest.mark.unit
 
@@ -231,3 +234,26 @@ def test_a_hedged_number(text, evidence, hedged):
     from services.gate.sibling import hedged_number
 
     assert hedged_number(text, evidence) is hedged
+
+
+def test_a_number_past_the_papers_last_adds_the_named_papers_items_after_the_rungs_keeping_it():
+    kin = replace(ASKED, content_type=("mark_scheme", "solution"))
+    ladder = [LadderStep(W0, ASKED, "W0"), LadderStep(W1, kin, "W1 kin")]
+    out = with_beyond_rung(ladder, ASKED, BEYOND, ["fireworks", "shell"])
+    assert [s.filter for s in out[:2]] == [ASKED, kin]
+    rung = out[2]
+    assert rung.step == W1 and rung.filter == ASKED.without("question_number")
+    assert rung.filter.paper == ASKED.paper and rung.filter.year == ASKED.year
+    assert BEYOND["question_number"] in rung.description
+    # a W0-only ladder (a look-up the gate would otherwise answer empty) gets it too
+    assert [s.filter for s in with_beyond_rung(ladder[:1], ASKED, BEYOND, ["fireworks"])] == \
+        [ASKED, ASKED.without("question_number")]
+
+
+@pytest.mark.parametrize("unsatisfiable, terms", [
+    ({}, ["fireworks"]),                                   # the number is held
+    (BEYOND, []),                                           # a pure look-up: nothing to find the item by
+])
+def test_a_held_number_or_a_pure_look_up_keeps_its_ladder(unsatisfiable, terms):
+    ladder = [LadderStep(W0, ASKED, "W0")]
+    assert with_beyond_rung(ladder, ASKED, unsatisfiable, terms) == ladder
