@@ -35,6 +35,9 @@ STRICT_MIN = 0.8
 YEAR_MULTI = 0.6
 #: A year, alone or glued to an exam acronym that follows it ("2001AMC12A"), never part of a longer token.
 _YEAR = re.compile(r"(?<![0-9A-Za-z_^.\-/])(?P<y>(?:19|20)\d\d)(?:\s*年)?(?![0-9a-z_^])(?![A-Z](?![A-Z]))")
+#: A contest year with its session letter glued on ("AMC 12 2014B"): the year, only after the contest's name ("code
+#: 2019A" is no year); the letter is the paper's session (the AMC paper pattern reads it).
+_SESSION_YEAR = re.compile(r"(?<![a-z])amc[\s-]*(?:10|12)[\s,-]*(?P<y>(?:19|20)\d\d)(?=[ab](?![0-9a-z]))", re.IGNORECASE)
 #: A two-digit year in Chinese shorthand, only when a paper name follows it ("18年全国II卷", "22年甲卷",
 #: "19年高考") or the word for a paper or its questions ("好像是17年的卷子", "09年的主观题"): elsewhere "18年" is a
 #: duration.
@@ -203,6 +206,11 @@ def _years(st: SpanText, vocab: Vocabulary) -> tuple | None:
         found.append((year, match.group(0)))
         st.claim(match.start(), match.end(), "year")
         _claim_month(st, view, match.start(), match.end())
+    for match in _SESSION_YEAR.finditer(view):
+        year = int(match.group("y"))
+        if low <= year <= high:
+            found.append((year, match.group("y")))
+            st.claim(match.start("y"), match.end("y"), "year")
     for match in _SHORT_YEAR.finditer(view):
         year = 2000 + int(match.group("yy"))
         if low <= year <= high:

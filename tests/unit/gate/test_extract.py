@@ -88,6 +88,9 @@ def test_no_subject_without_any_evidence(bundled):
     ("bac terminale physique", "grade_12"), ("高三数学", "grade_12"), ("初二物理", "grade_8"), ("五年级科学", "grade_5"),
     ("Physik Klasse 10", "grade_10"), ("8. Klasse Biologie", "grade_8"), ("química de 3er grado", "grade_3"),
     ("quinto grado ciencias", "grade_5"), ("A level chemistry", "grade_12"), ("O level physics", "grade_10"),
+    ("7th grd mathletes", "grade_7"), ("grd 10 chem quiz", "grade_10"),                    # round 21: "grd"
+    ("nivel 6to de primaria", "grade_6"), ("examen de 3ro de secundaria", "grade_9"),     # Mexico: primaria 1-6,
+    ("física de 4º de ESO", "grade_10"),                                                 # secundaria 7-9; Spain: ESO 7-10
 ])
 def test_grade_forms(bundled, query, level):
     assert _field(bundled, query, "level") == (level,)
@@ -96,7 +99,7 @@ def test_grade_forms(bundled, query, level):
 @pytest.mark.parametrize("query, level", [
     ("high school chemistry", "high_school"), ("高中物理", "high_school"), ("lycée : physique", "high_school"),
     ("college physics", "college"), ("university economics", "college"), ("undergraduate calculus", "college"),
-    ("elementary mathematics", "elementary"),
+    ("elementary mathematics", "elementary"), ("quimica nivel prepa", "high_school"),   # Mexican "prepa"
 ])
 def test_bands(bundled, query, level):
     assert _field(bundled, query, "level") == (level,)
@@ -161,6 +164,7 @@ def test_several_years_are_multi_valued_and_soft(bundled):
     ("2019 AMC 10A problem 7", "AMC 10A", "A", "grade_10"),
     ("amc 12b 2008 #2", "AMC 12B", "B", "grade_12"),
     ("AMC 8 2006 #8 survey table", "AMC 8", None, "grade_8"),
+    ("the AMC 12 2014B version pls (#8 i think)", "AMC 12B", "B", "grade_12"),   # the session glued to the year
 ])
 def test_amc_papers_and_sessions(bundled, query, paper, session, level):
     scope = extract_scope(query, bundled).scope
@@ -179,6 +183,7 @@ def test_a_year_written_against_the_exam_name(bundled, query, year, paper):
 def test_a_year_is_not_read_inside_a_longer_token(bundled):
     assert extract_scope("in the 1990s", bundled).scope.year == ()
     assert extract_scope("code 2019A", bundled).scope.year == ()
+    assert extract_scope("the AMC 12 2014B version", bundled).scope.year == (2014,)   # a contest's session letter
 
 
 @pytest.mark.parametrize("query, level", [
@@ -566,6 +571,14 @@ def test_uni_101_and_hs_name_levels(bundled, query, level):
 ])
 def test_shorthand_for_solutions_and_marking_points(bundled, query, content):
     assert _field(bundled, query, "content_type") == content
+
+
+@pytest.mark.parametrize("query, paper", [
+    ("gaokao '16 natl 1 chem q - fountain", "Gaokao 新课标I Chemistry"),
+    ("la pregunta abierta 17 de historia del gaokao 2018 nacional I", "Gaokao 新课标I History"),
+])
+def test_abbreviated_and_spanish_national_paper_names(bundled, query, paper):
+    assert paper in _field(bundled, query, "paper")
 
 
 def test_national_ii_names_the_gaokao_sitting(bundled):

@@ -252,3 +252,16 @@ def test_same_language_material_near_the_asked_level_still_wins(monkeypatch) -> 
     resp = search(service(gate), "燃烧", "E")
     assert [a.accepted for a in resp.relaxation_trace] == [False, False, True] and resp.final_step == W2
     assert [r.doc_id for r in resp.results] == ["z12"]
+
+
+def test_a_rung_in_another_language_answers_before_the_unfiltered_pool(monkeypatch) -> None:
+    # grade 11 asked: the English high-school rung cannot be judged by the Chinese words; W3 drops the whole scope,
+    # and its on-topic results are whatever shares the query's language (here even another subject's)
+    monkeypatch.setattr("tests.unit.gateway.test_ladder_loop.CORPUS", MIXED)
+    gate = ChineseGate(ladder((W0, {"subject": "science", "level": "grade_11"}),
+                              (W2, {"subject": "science", "level": "grade_7"}),
+                              (W3, {})), ["燃烧"])
+    resp = search(service(gate), "燃烧", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, True, False] and resp.final_step == W2
+    assert "the unfiltered pool's" in resp.relaxation_trace[1].reason
+    assert [r.doc_id for r in resp.results] == ["e7"]
