@@ -25,7 +25,7 @@ from services.gate import papers as paper_mod
 from services.gate import subjects as subject_mod
 from services.gate.content import content_type, find_content_terms
 from services.gate.language import find_languages
-from services.gate.lexicon import SpanText, find_pattern, parse_number
+from services.gate.lexicon import NEGATED, SpanText, find_pattern, parse_number
 from services.gate.unknown_series import UNKNOWN_SERIES, unknown_series
 from services.gate.vocabulary import Vocabulary
 
@@ -69,9 +69,6 @@ _SITTING_MONTH = (r"(?:january|february|march|april|may|june|july|august|septemb
                   r"agosto|septiembre|octubre|noviembre|diciembre|primavera|verano|otoño|invierno)")
 _MONTH_BEFORE = re.compile(r"(?<![^\W\d_])" + _SITTING_MONTH + r"(?:\s+(?:of|de|del))?[\s,]*$", re.IGNORECASE)
 _MONTH_AFTER = re.compile(r"^[\s,]*(?:" + _SITTING_MONTH + r"(?![^\W\d_])|\d{1,2}\s*月)", re.IGNORECASE)
-#: A negation right before a level word ("nicht Uni", "pas fac", "not college", "不是大学"): that level is ruled out.
-_NEGATED = re.compile(r"(?:(?<![a-z\u00c0-\u024f])(?:not|nicht|pas|kein|keine|keinen|ni)\s+(?:an?\s+|la\s+|de\s+)?"
-                      r"|不是|非)$")
 #: Every letter + number token of the kind a look-up's shorthand uses ("q43", "p 8"): two of them are variables.
 _SHORTHAND = re.compile(r"(?<![0-9a-z\u00c0-\u024f])[qp]\.?\s?\d{1,3}")
 
@@ -258,7 +255,7 @@ def _levels(st: SpanText, vocab: Vocabulary) -> tuple | None:
     for hit in vocab.level_aliases.find(st):
         values, confidence = hit.value
         st.claim(hit.start, hit.end, "level")
-        if _NEGATED.search(st.low[max(0, hit.start - 16):hit.start]):
+        if NEGATED.search(st.low[max(0, hit.start - 16):hit.start]):
             continue  # "Schulniveau (nicht Uni!)", "lycée (pas fac)": the level ruled out is not the one asked
         if len(values) == 1 and values[0].startswith("grade_"):
             grades.append((values[0], confidence, hit.text))

@@ -24,6 +24,10 @@ from typing import Any, Iterable, Sequence
 WORD_CHARS = "0-9A-Za-z\u00c0-\u024f"
 LEFT = f"(?<![{WORD_CHARS}])"
 RIGHT = f"(?![{WORD_CHARS}])"
+#: A negation right before a level word or a paper ("nicht Uni", "pas fac", "not college", "不是大学", "not the AMC
+#: 12"): what it names is ruled out, not asked for. Searched in the 16 characters before the mention.
+NEGATED = re.compile(r"(?:(?<![a-z\u00c0-\u024f])(?:not|nicht|pas|kein|keine|keinen|ni)\s+(?:an?\s+|la\s+|de\s+|the\s+)?"
+                     r"|不是|非)$")
 _WORDISH = re.compile(f"[{WORD_CHARS}]")
 _WORD_CHAR = re.compile(f"[{WORD_CHARS}]").match
 MASK = "\u0000"

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.gate.lexicon import SpanText, find_pattern, glued_cjk
+from services.gate.lexicon import NEGATED, SpanText, find_pattern, glued_cjk
 from services.gate.paper_names import match_paper_names, sibling_of
 from services.gate.vocabulary import Vocabulary
 
@@ -63,6 +63,9 @@ def find_mentions(st: SpanText, vocab: Vocabulary, *, has_grade: bool) -> Mentio
                 continue  # bare shorthand ("10A") names a paper only in a dated query naming none in full (in "AMC
                 # 12A ... not the 10A one" it names the twin the user does not want)
             for match in find_pattern(st, pattern, case_sensitive=bool(spec.get("case_sensitive"))):
+                if NEGATED.search(st.low[max(0, match.start() - 16):match.start()]):
+                    st.claim(match.start(), match.end(), "paper")
+                    continue  # "I want that paper's copy not the AMC 12": the paper ruled out is not the one asked
                 patterned = _patterned(match, spec, index)
                 if spec.get("needs_year") and not all(vocab.paper(name) is not None for name in patterned[0]):
                     continue  # shorthand names only a paper the index holds ("Lakeside Challenge 10B" is not AMC's)

@@ -100,6 +100,7 @@ def test_grade_forms(bundled, query, level):
     ("high school chemistry", "high_school"), ("高中物理", "high_school"), ("lycée : physique", "high_school"),
     ("college physics", "college"), ("university economics", "college"), ("undergraduate calculus", "college"),
     ("elementary mathematics", "elementary"), ("quimica nivel prepa", "high_school"),   # Mexican "prepa"
+    ("turismo y gastronomía en la licenciatura", "college"),
 ])
 def test_bands(bundled, query, level):
     assert _field(bundled, query, "level") == (level,)
@@ -579,6 +580,17 @@ def test_shorthand_for_solutions_and_marking_points(bundled, query, content):
 ])
 def test_abbreviated_and_spanish_national_paper_names(bundled, query, paper):
     assert paper in _field(bundled, query, "paper")
+
+
+def test_a_paper_ruled_out_is_not_asked_for(bundled):
+    scope = extract_scope("AMC 10 2024 A paper, q21ish: 5 by 5 grid ... I want that paper's copy not the AMC 12",
+                          bundled).scope
+    assert scope.paper == ("AMC 10A", "AMC 10B") and scope.level == ("grade_10",)
+
+
+def test_a_branch_of_mathematics_in_spanish_names_the_track(bundled):
+    assert _field(bundled, "gaokao 2023 全国乙卷 理科 estadística: el problema con tabla de datos", "paper") == \
+        ("Gaokao 全国乙 Mathematics I (science track)",)
 
 
 def test_national_ii_names_the_gaokao_sitting(bundled):
