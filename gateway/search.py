@@ -20,6 +20,7 @@ from chsr.config import Settings
 from chsr.documents import Doc
 from chsr.errors import InvalidArgument, Unavailable, from_rpc_error
 from chsr.metrics import CACHE_EVENTS, DEGRADED, LEAKAGE_FLAGGED, RELAXATION_STEPS, RESULTS, STAGE_LATENCY
+from chsr.query_language import probe_text
 from chsr.relaxation import W0, step_label
 from chsr.scope import Scope
 from chsr.stages import LEGS, SEARCH_STAGES
@@ -189,9 +190,9 @@ class SearchService:
                                    expand_query=pipeline.expansion)
         depth = self._settings.gate_probe_depth
         lists: ProbeLists | None = None
-        if extract and depth > 0:  # the evidence: what the query matches in the whole index
+        if extract and depth > 0:  # the evidence: what the query's words match in the whole index
             probe, timings["probe"], lists = self._steps.probe(
-                request.query, LEGS, depth, budget, vectors, exact=pipeline.exact,
+                probe_text(request.query), LEGS, depth, budget, vectors, exact=pipeline.exact,
                 reuse_depth=max(plan.k, pipeline.depth), reuse_legs=self._reuse_legs)
             req.probe.extend(probe)
         start = time.perf_counter()

@@ -29,7 +29,7 @@ from services.gate.inference import FieldReport, infer_scope
 from services.gate.ladder import LadderStep, build_ladder
 from services.gate.marking import marking_rungs
 from services.gate.nearest import with_nearest_level, with_reference_material
-from services.gate.query_language import LanguageGuess, detect_language
+from chsr.query_language import LanguageGuess, detect_language
 from services.gate.series import find_gap, with_series_board, with_series_rungs
 from services.gate.sittings import after_the_index, numbered_elsewhere, numbered_gap, off_cycle
 from services.gate.vocabulary import Vocabulary

@@ -1,4 +1,4 @@
-"""The language a query is written in (services.gate.query_language) and the one the gate answers in."""
+"""The language a query is written in (chsr.query_language) and the one the gate answers in."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from chsr.scope import Scope
 from services.gate.logic import run_gate
-from services.gate.query_language import ASCII_FALLBACK_CONFIDENCE, detect_language
+from chsr.query_language import ASCII_FALLBACK_CONFIDENCE, detect_language
 
 pytestmark = pytest.mark.unit
 

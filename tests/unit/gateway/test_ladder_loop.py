@@ -55,12 +55,14 @@ class FakeRetriever:
     def __init__(self, down: bool = False) -> None:
         self.down = down
         self.filters: list[Scope] = []
+        self.queries: list[str] = []
 
     def Retrieve(self, req: retriever_pb2.RetrieveRequest, timeout: float) -> retriever_pb2.RetrieveResponse:
         if self.down:
             raise InProcessAbort(grpc.StatusCode.UNAVAILABLE, "engine down")
         flt = Scope.from_proto(req.filter)
         self.filters.append(flt)
+        self.queries.append(req.query)
         words = set(req.query.lower().split())
         scored = [(len(words & set(d.text.split())), d.id) for d in CORPUS if flt.admits(d.metadata)]
         out = retriever_pb2.RetrieveResponse()
@@ -265,3 +267,11 @@ def test_a_rung_in_another_language_answers_before_the_unfiltered_pool(monkeypat
     assert [a.accepted for a in resp.relaxation_trace] == [False, True, False] and resp.final_step == W2
     assert "the unfiltered pool's" in resp.relaxation_trace[1].reason
     assert [r.doc_id for r in resp.results] == ["e7"]
+
+
+def test_the_probe_searches_a_spanish_query_without_its_grammar_words_and_the_ladder_with_them() -> None:
+    gate = FakeGate(ladder((W0, {"subject": "physics"})), ["aceleración"])
+    dense = FakeRetriever()
+    search(service(gate, dense), "la aceleración de la pelota que cae", "E")
+    assert dense.queries[0] == "aceleración pelota cae"          # the probe, before the gate
+    assert dense.queries[1] == "la aceleración de la pelota que cae"
