@@ -588,6 +588,21 @@ def test_a_paper_ruled_out_is_not_asked_for(bundled):
     assert scope.paper == ("AMC 10A", "AMC 10B") and scope.level == ("grade_10",)
 
 
+@pytest.mark.parametrize("query, subject", [
+    ("ejemplo resuelto del libro de física: convertir 25 °C a la escala Réaumur, con la solución completa", "physics"),
+    ("tabla del libro de química: hasta donde llegan las radiaciones alfa, beta y gamma", "chemistry"),
+    ("exemple résolu du livre de physique : le pendule simple", "physics"),
+])
+def test_a_subjects_book_in_spanish_or_french_asks_for_the_textbook(bundled, query, subject):
+    scope = extract_scope(query, bundled).scope
+    assert scope.content_type == ("textbook",) and scope.subject == (subject,)
+
+
+def test_a_german_compound_word_is_not_a_history_cue(bundled):
+    assert _field(bundled, "Tabelle Reichweite von Alpha-, Beta- und Gammastrahlung", "subject") != ("history",)
+    assert _field(bundled, "das Deutsche Reich 1871", "subject") == ("history",)
+
+
 def test_a_branch_of_mathematics_in_spanish_names_the_track(bundled):
     assert _field(bundled, "gaokao 2023 全国乙卷 理科 estadística: el problema con tabla de datos", "paper") == \
         ("Gaokao 全国乙 Mathematics I (science track)",)
