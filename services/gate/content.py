@@ -85,12 +85,13 @@ def content_type(
     spans = [(h.start, h.end, h.value[1], h.value[0], h.text) for h in hits]
     spans += [(s, e, "question", "exam_question", "") for s, e, label in st.claims if label == "question_number"]
     spans.sort()
+    if any(sp[2] == "answer" for sp in spans) and any(sp[2] == "reference" and sp[3] == "textbook" for sp in spans):
+        # "高一物理书 ... 例题 ... 要完整解答过程", "ejemplo resuelto del libro de física ... con la solución completa": a
+        # textbook's worked example carries its own solution (the index files a textbook's examples as the
+        # textbook): the book is the kind asked for, also where the solution is asked "with" it
+        spans = [sp for sp in spans if sp[2] != "answer"]
     if _both_requested(st.text, spans, vocab):
         return (), 0.0, BOTH_REQUESTED
-    if any(sp[2] == "answer" for sp in spans) and any(sp[2] == "reference" and sp[3] == "textbook" for sp in spans):
-        # "高一物理书 ... 例题 ... 要完整解答过程": a textbook's worked example carries its own solution (the index
-        # files a textbook's examples as the textbook): the book is the kind asked for
-        spans = [sp for sp in spans if sp[2] != "answer"]
     for kind in ("answer", "reference"):
         chosen = [sp for sp in spans if sp[2] == kind]
         if chosen:

@@ -592,10 +592,15 @@ def test_a_paper_ruled_out_is_not_asked_for(bundled):
     ("ejemplo resuelto del libro de física: convertir 25 °C a la escala Réaumur, con la solución completa", "physics"),
     ("tabla del libro de química: hasta donde llegan las radiaciones alfa, beta y gamma", "chemistry"),
     ("exemple résolu du livre de physique : le pendule simple", "physics"),
+    ("livre de physique : le pendule simple", "physics"),
 ])
 def test_a_subjects_book_in_spanish_or_french_asks_for_the_textbook(bundled, query, subject):
     scope = extract_scope(query, bundled).scope
     assert scope.content_type == ("textbook",) and scope.subject == (subject,)
+
+
+def test_a_book_of_a_year_is_no_textbook(bundled):
+    assert _field(bundled, "el libro de 2019", "content_type") != ("textbook",)
 
 
 def test_a_german_compound_word_is_not_a_history_cue(bundled):
