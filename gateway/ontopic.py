@@ -26,12 +26,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from chsr.documents import Doc
-from chsr.levels import level_distance
-
-#: An on-topic answer in the query's language this many grades or fewer from the asked level is preferred to an
-#: earlier relaxed step whose results are all in another language.
-NEAR_GRADES = 2
-
+from chsr.levels import NEAR_GRADES, level_distance
 from chsr.scope import Scope, names_marking_of_a_question
 from chsr.text import token_set, tokenize
 

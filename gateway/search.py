@@ -19,6 +19,7 @@ import grpc
 from chsr.config import Settings
 from chsr.documents import Doc
 from chsr.errors import InvalidArgument, Unavailable, from_rpc_error
+from chsr.levels import NEAR_GRADES
 from chsr.metrics import CACHE_EVENTS, DEGRADED, LEAKAGE_FLAGGED, RELAXATION_STEPS, RESULTS, STAGE_LATENCY
 from chsr.query_language import probe_text
 from chsr.relaxation import W0, step_label
@@ -28,7 +29,7 @@ from chsr.v1 import common_pb2, gate_pb2, gateway_pb2
 from gateway.budget import Budget
 from gateway.cache.base import CacheUnavailable, ResultCache, cache_key
 from gateway.catalogue_sync import CatalogueSync
-from gateway.ontopic import NEAR_GRADES, far_from_asked, is_on_topic, judged_by_words, topic_stems, words_can_judge
+from gateway.ontopic import far_from_asked, is_on_topic, judged_by_words, topic_stems, words_can_judge
 from gateway.pipelines import PipelineConfig
 from gateway.preference import Preference, settle_by_top
 from gateway.request import SearchPlan

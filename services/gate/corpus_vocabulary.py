@@ -77,6 +77,7 @@ def build_vocabulary_from_rows(rows: Iterable[tuple[Mapping[str, Any], int]], so
     papers: dict[str, dict[str, Any]] = defaultdict(_new_paper)
     subject_levels: set[tuple[str, str]] = set()
     subject_content: set[tuple[str, str, str]] = set()
+    subject_languages: set[tuple[str, str, str, str]] = set()
     board_years: dict[str, set[int]] = defaultdict(set)
     subject_level_years: dict[str, set[int]] = defaultdict(set)
     templates: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
@@ -91,6 +92,8 @@ def build_vocabulary_from_rows(rows: Iterable[tuple[Mapping[str, Any], int]], so
             subject_levels.add((subject, level))
             if meta.get("content_type"):
                 subject_content.add((subject, meta["content_type"], level))
+            if meta.get("language"):
+                subject_languages.add((subject, meta.get("content_type") or "", level, meta["language"]))
         if board and isinstance(year, int):
             board_years[board].add(year)
         if subject and level:
@@ -108,6 +111,8 @@ def build_vocabulary_from_rows(rows: Iterable[tuple[Mapping[str, Any], int]], so
         "papers": {name: _paper_json(info) for name, info in sorted(papers.items())},
         "subject_levels": sorted([s, l] for s, l in subject_levels),
         "subject_content_levels": sorted([s, c, l] for s, c, l in subject_content),
+        # [subject, content type ("" when none), level, language]: which levels hold a subject in a language
+        "subject_content_languages": sorted([s, c, l, g] for s, c, l, g in subject_languages),
         "board_years": {board: sorted(years) for board, years in sorted(board_years.items())},
         # "subject|level" -> the years its items carry (empty: none is dated), for a year the rest of a scope lacks
         "subject_level_years": {key: sorted(years) for key, years in sorted(subject_level_years.items())},

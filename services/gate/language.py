@@ -19,7 +19,7 @@ _NAMES = {
     "français": "fr", "française": "fr", "francais": "fr", "allemand": "de", "allemande": "de",
     "espagnol": "es", "espagnole": "es", "anglais": "en", "anglaise": "en",
     "deutsch": "de", "deutsche": "de", "deutschen": "de", "englisch": "en", "französisch": "fr", "spanisch": "es",
-    "español": "es", "española": "es", "inglés": "en", "francés": "fr", "alemán": "de",
+    "español": "es", "española": "es", "castellano": "es", "inglés": "en", "francés": "fr", "alemán": "de",
 }
 _NAME = "|".join(sorted(map(re.escape, _NAMES), key=len, reverse=True))
 _NOUNS = r"version|versions|item|items|question|questions|translation|text|original|exam|test|matura|fassung|aufgabe|frage|pregunta|versión"

@@ -28,7 +28,7 @@ from services.gate.extract import Extraction, extract_scope
 from services.gate.inference import FieldReport, infer_scope
 from services.gate.ladder import LadderStep, build_ladder
 from services.gate.marking import marking_rungs
-from services.gate.nearest import with_nearest_level, with_reference_material
+from services.gate.nearest import with_language_level, with_nearest_level, with_reference_material
 from chsr.query_language import LanguageGuess, detect_language
 from services.gate.series import find_gap, with_series_board, with_series_rungs
 from services.gate.sittings import after_the_index, numbered_elsewhere, numbered_gap, off_cycle
@@ -127,10 +127,11 @@ def run_gate(
     if lookup_only and not strict_scope and not future:
         ladder = _with_marking_rungs(ladder, scope, vocab)
     ladder = numbered_elsewhere(ladder, scope)  # another year's numbered question: only on topic
+    language = answer_language(query, extraction, hints)
     return GateResult(
-        scope=scope, confidence=confidence, ladder=ladder, strict_keys=strict,
-        expanded_query=_expand(query, extraction, vocab) if expand_query and extract else query,
-        topic_terms=topics, notes=notes, query_language=answer_language(query, extraction, hints),
+        scope=scope, confidence=confidence, ladder=with_language_level(ladder, _asked_code(language), vocab),
+        strict_keys=strict, expanded_query=_expand(query, extraction, vocab) if expand_query and extract else query,
+        topic_terms=topics, notes=notes, query_language=language,
     )
 
 
@@ -144,14 +145,22 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
         else inferred.ladder
     # a numbered question answered from another year only when its words match (services.gate.sittings)
     ladder = numbered_elsewhere(ladder, inferred.scope)
+    language = answer_language(query, extraction, hints)
+    # a language version asked for ("en castellano", "en français si possible") where the nearest level has none
+    ladder = with_language_level(ladder, _asked_code(language), vocab)
     return GateResult(
         scope=inferred.scope, confidence=confidence, ladder=ladder, strict_keys=inferred.strict_keys,
         # an ungated answer is the ungated pipeline's answer: no curriculum expansion either
         expanded_query=_expand(query, extraction, vocab) if expand_query and inferred.label != "ungated" else query,
         topic_terms=_in_asked_language(topics, query, extraction, vocab),
         notes=inferred.notes, fields=inferred.fields, penalties=inferred.penalties,
-        penalty_strength=inferred.penalty_strength, label=inferred.label,
-        query_language=answer_language(query, extraction, hints))
+        penalty_strength=inferred.penalty_strength, label=inferred.label, query_language=language)
+
+
+def _asked_code(language: LanguageGuess | None) -> str | None:
+    """The code of a language version the query (or a client hint) asks for; None for the language it is merely
+    written in: moving the level for that was tried and lost as many authored relaxations as it won (round 21)."""
+    return language.code if language is not None and language.requested else None
 
 
 def _in_asked_language(topics: list[str], query: str, extraction: Extraction, vocab: Vocabulary) -> list[str]:

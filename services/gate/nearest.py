@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
-from chsr.levels import nearest_levels
+from chsr.levels import NEAR_GRADES, level_distance, nearest_levels
 from chsr.relaxation import W1, W2
 from chsr.scope import MARKING_TYPES, Scope
 from services.gate.evidence_features import EvidenceHit
@@ -35,6 +35,42 @@ def with_nearest_level(steps: list[LadderStep], vocab: Vocabulary) -> list[Ladde
     if rung is None or any(s.filter == rung.filter for s in steps):
         return steps
     return steps[:at] + [rung] + steps[at:]
+
+
+def with_language_level(steps: list[LadderStep], language: str | None, vocab: Vocabulary) -> list[LadderStep]:
+    """``steps`` with a rung, before the first rung that widens the level, moving the level to the nearest level
+    that holds the subject (and content type) in the query's language, where the asked level holds nothing in that
+    language and the rung the ladder would widen to next holds nothing in it either, and that level lies within
+    ``NEAR_GRADES`` of the asked one.
+
+    "Physik 10. Klasse: zwei Lämpchen 4 W und 5 W in Reihe ...": the index has no grade-10 physics; the nearest
+    level that has physics is the high-school band, all of it in English, and the German grade-12 items two grades
+    away hold the very question. Words cannot judge the English items ("Fall", "sees" are English words too), so the
+    ladder took the band on a false friend. The rung in the query's language comes first; it answers only when its
+    own-language words find something on topic, and otherwise the ladder goes on as before. ``language``: the
+    language the answer is wanted in (the gate's ``QueryLanguage`` code), None when unknown."""
+    at = next((i for i, s in enumerate(steps) if i > 0 and s.step == W2 and s.filter.level != steps[0].filter.level),
+              None)
+    if not language or at is None:
+        return steps
+    base = steps[at - 1].filter
+    if not base.subject or not base.level or base.paper or base.question_number:
+        return steps
+    held = vocab.levels_in_language(base.subject, language, base.content_type)
+    if not held or set(held) & (set(base.level) | set(steps[at].filter.level)):
+        return steps
+    near = [lv for lv in held if any((d := level_distance(lv, a)) is not None and d <= NEAR_GRADES
+                                     for a in base.level)]
+    nearest = nearest_levels(near, base.level)
+    if not nearest:
+        return steps
+    flt = replace(base, level=nearest)
+    if any(s.filter == flt for s in steps[:at]):
+        return steps
+    what = "/".join(base.subject) + (f" {'/'.join(base.content_type)}" if base.content_type else "")
+    rung = LadderStep(W2, flt, f"W2 nearest level holding {what} in the query's language ({language}): level "
+                               f"{'|'.join(base.level)} holds none; {'|'.join(nearest)} does")
+    return steps[:at] + [rung] + [s for s in steps[at:] if s.filter != flt]
 
 
 def nearest_level_rung(base: Scope, vocab: Vocabulary) -> LadderStep | None:

@@ -380,6 +380,17 @@ class Vocabulary:
             return {lv for s, c, lv in self._subject_content if s in subjects and c in content_types}
         return {lv for s, lv in self._subject_levels if s in subjects}
 
+    def levels_in_language(self, subjects: tuple[str, ...], language: str,
+                           content_types: tuple[str, ...] = ()) -> set[str]:
+        """The levels the corpus holds material in ``language`` at for any of ``subjects`` (of any of
+        ``content_types``); empty when no corpus layer (or one built before languages were kept) is loaded."""
+        return {lv for s, c, lv, g in self._subject_languages
+                if s in subjects and g == language and (not content_types or c in content_types)}
+
+    @cached_property
+    def _subject_languages(self) -> set[tuple[str, str, str, str]]:
+        return {tuple(t) for t in self.corpus.get("subject_content_languages", [])}  # type: ignore[misc]
+
     def content_holders(self, content_types: tuple[str, ...]) -> tuple[str, ...]:
         """The subjects the corpus holds material of any of ``content_types`` for (sorted)."""
         return tuple(sorted({s for s, c, _ in self._subject_content if c in content_types}))

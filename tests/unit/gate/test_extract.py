@@ -91,6 +91,8 @@ def test_no_subject_without_any_evidence(bundled):
     ("7th grd mathletes", "grade_7"), ("grd 10 chem quiz", "grade_10"),                    # round 21: "grd"
     ("nivel 6to de primaria", "grade_6"), ("examen de 3ro de secundaria", "grade_9"),     # Mexico: primaria 1-6,
     ("física de 4º de ESO", "grade_10"),                                                 # secundaria 7-9; Spain: ESO 7-10
+    ("QCM de chimie pour ma 6e secondaire", "grade_12"), ("4e secondaire, cours d'éco", "grade_10"),  # Belgium
+    ("physique secondaire 4 : la vitesse", "grade_10"), ("maths en 3e", "grade_9"),     # Quebec; France stays
 ])
 def test_grade_forms(bundled, query, level):
     assert _field(bundled, query, "level") == (level,)
@@ -166,6 +168,8 @@ def test_several_years_are_multi_valued_and_soft(bundled):
     ("amc 12b 2008 #2", "AMC 12B", "B", "grade_12"),
     ("AMC 8 2006 #8 survey table", "AMC 8", None, "grade_8"),
     ("the AMC 12 2014B version pls (#8 i think)", "AMC 12B", "B", "grade_12"),   # the session glued to the year
+    ("AMC 12 2024 (la A je crois): tableau 5x5", "AMC 12A", "A", "grade_12"),      # a hedged session in brackets
+    ("amc 12 de 2018 (le B je crois)", "AMC 12B", "B", "grade_12"),
 ])
 def test_amc_papers_and_sessions(bundled, query, paper, session, level):
     scope = extract_scope(query, bundled).scope
@@ -597,6 +601,17 @@ def test_a_paper_ruled_out_is_not_asked_for(bundled):
 def test_a_subjects_book_in_spanish_or_french_asks_for_the_textbook(bundled, query, subject):
     scope = extract_scope(query, bundled).scope
     assert scope.content_type == ("textbook",) and scope.subject == (subject,)
+
+
+def test_a_transformers_primary_coil_is_no_level(bundled):
+    assert _field(bundled, "transfo idéal, 600 spires au primaire et 1200 au secondaire, quelle tension ?", "level") \
+        != ("elementary",)
+    assert _field(bundled, "exercice de maths niveau primaire", "level") == ("elementary",)
+
+
+def test_french_abbreviated_subjects_and_a_spanish_language_request(bundled):
+    assert _field(bundled, "cours d'éco + géo : la monnaie", "subject") == ("economics", "geography")
+    assert _field(bundled, "preguntas de física en castellano", "language") == ("es",)
 
 
 def test_a_book_of_a_year_is_no_textbook(bundled):

@@ -165,3 +165,35 @@ def test_other_requests_are_left_to_the_ladder(mini, scope):
     steps = build_ladder(Scope.from_dict(scope), [], False)
     assert with_question_for_marking(steps, mini) == steps
 
+
+
+def _with_languages() -> "Vocabulary":
+    from services.gate.corpus_vocabulary import build_vocabulary_from_rows
+    from services.gate.vocabulary import Vocabulary
+    rows = [({"subject": "physics", "level": "high_school", "content_type": "exam_question", "language": "en"}, 40),
+            ({"subject": "physics", "level": "grade_12", "content_type": "exam_question", "language": "es"}, 9),
+            ({"subject": "physics", "level": "grade_12", "content_type": "exam_question", "language": "en"}, 9),
+            ({"subject": "physics", "level": "high_school", "content_type": "textbook", "language": "en"}, 5)]
+    return Vocabulary(Vocabulary.load().data, build_vocabulary_from_rows(rows, source="test"))
+
+
+def test_an_asked_language_version_held_two_grades_away_comes_before_the_nearer_band():
+    from services.gate.nearest import with_language_level
+    vocab = _with_languages()
+    ladder = with_nearest_level(build_ladder(Scope.from_dict({"subject": "physics", "level": "grade_11",
+                                                              "content_type": "exam_question"}), [], False), vocab)
+    out = with_language_level(ladder, "es", vocab)
+    first_w2 = next(s for s in out if s.label == "W2")
+    assert first_w2.filter.level == ("grade_12",) and "(es)" in first_w2.description
+    assert len(out) == len(ladder) + 1 or any(s.filter.level == ("grade_12",) for s in ladder)
+    # no language asked, a language the nearer band holds, or a kind it does not hold there: the ladder as it was
+    assert with_language_level(ladder, None, vocab) == ladder
+    assert with_language_level(ladder, "en", vocab) == ladder
+    textbook = with_nearest_level(build_ladder(Scope.from_dict({"subject": "physics", "level": "grade_11",
+                                                                "content_type": "textbook"}), [], False), vocab)
+    assert with_language_level(textbook, "es", vocab) == textbook
+
+
+def test_the_gate_moves_the_level_only_for_an_asked_language(mini):
+    result = run_gate("preguntas de física de 1º de bachillerato en castellano: isótopos del carbono", vocab=mini)
+    assert result.query_language is not None and result.query_language.requested
