@@ -4,7 +4,7 @@
 # tuned on), then ../shared/tools/curriculum_score.py.
 #   CHSR_CURRICULUM_DIR=../shared/data/curriculum bash scripts/bench_gate_mesh.sh [OUT_DIR] [embedded|engines]
 #   CHSR_GEN_SAMPLE=5 (every 5th generated case; 1 = all 6,900)   CHSR_BENCH_PIPELINES=B,C,E
-#   CHSR_BENCH_SETS=dev,generated,validation,authored ("authored": the 595 independently written cases in
+#   CHSR_BENCH_SETS=dev,generated,validation,authored ("authored": the independently written cases in
 #   benchmarks/cerb-generalisation/authored, measured like validation)
 set -euo pipefail
 cd "$(dirname "$0")/.."
