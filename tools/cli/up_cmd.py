@@ -19,6 +19,7 @@ import logging
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -122,6 +123,38 @@ def wait_serving(addr: str, timeout_s: float, proc: subprocess.Popen | None = No
     return False
 
 
+#: How long ``chsr up`` waits for ports a previous mesh still holds (its servers stop within 10 s of SIGTERM).
+PORT_WAIT_S = 15.0
+
+
+def port_free(host: str, port: int) -> bool:
+    """Whether nothing listens on ``host:port``. gRPC servers bind with SO_REUSEPORT, so a new server starts on a port
+    an old one still holds, and the health check then reaches the old one: the port is checked before starting."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def wait_ports_free(host: str, ports: dict[str, int], timeout_s: float = PORT_WAIT_S) -> None:
+    """Return once every port in ``ports`` (what -> port) is free; RuntimeError naming the busy ones after
+    ``timeout_s`` (another mesh, or another server, still listens there)."""
+    deadline = time.monotonic() + timeout_s
+    busy = {what: port for what, port in ports.items() if port and not port_free(host, port)}
+    if busy:
+        log.info("waiting for ports still in use", extra={"ports": busy})
+    while busy and time.monotonic() < deadline:
+        time.sleep(0.25)
+        busy = {what: port for what, port in busy.items() if not port_free(host, port)}
+    if busy:
+        listed = ", ".join(f"{what} {port}" for what, port in busy.items())
+        raise RuntimeError(f"port(s) in use on {host}: {listed} (another mesh or server still listens there; stop it "
+                           "or choose other ports with --port / --metrics-base)")
+
+
 class Supervisor:
     def __init__(self, layout: MeshLayout, backend: str, data_dir: str | None, log_dir: Path | None,
                  restart: bool = True, extra_env: dict[str, str] | None = None) -> None:
@@ -144,7 +177,11 @@ class Supervisor:
             stdout=out, stderr=out, preexec_fn=preexec)
 
     def start_all(self, timeout_s: float = 180) -> None:
-        """Start every server and wait until each is SERVING; on any failure stop them all."""
+        """Start every server and wait until each is SERVING; on any failure stop them all. Ports another process
+        still holds are waited for (``PORT_WAIT_S``), then refused: a new server would share them with the old one."""
+        ports = {f"{name} gRPC": self.layout.grpc_port(name) for name in self.services}
+        ports |= {f"{name} metrics": self.layout.metrics_port(name) for name in self.services}
+        wait_ports_free(self.layout.host, ports)
         try:
             for name in self.services:
                 self.start_service(name)

@@ -46,3 +46,18 @@ def test_the_child_gets_sigterm_when_its_parent_dies() -> None:
     else:
         subprocess.run(["kill", "-9", str(pid)], check=False)
         pytest.fail(f"child {pid} outlived its parent")
+
+
+def test_a_port_another_server_listens_on_is_waited_for_then_refused_by_name() -> None:
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        assert not up_cmd.port_free("127.0.0.1", port)
+        started = time.monotonic()
+        with pytest.raises(RuntimeError, match=rf"dense gRPC {port} .*another mesh or server still listens there"):
+            up_cmd.wait_ports_free("127.0.0.1", {"dense gRPC": port}, timeout_s=0.5)
+        assert time.monotonic() - started >= 0.5
+    assert up_cmd.port_free("127.0.0.1", port)
+    up_cmd.wait_ports_free("127.0.0.1", {"dense gRPC": port, "no metrics": 0}, timeout_s=0.5)   # free: returns at once
