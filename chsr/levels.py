@@ -56,8 +56,8 @@ def nearest_levels(held: Iterable[str], asked: Iterable[str]) -> tuple[str, ...]
     return tuple(sorted(tied, key=lambda lv: (LEVEL_SPAN[lv], lv)))
 
 
-#: How near (``level_distance``) a level must lie to the asked one for material in the query's own language there to
-#: come before material in another language at a nearer level: the gate's language rung
+#: How near (``level_distance``) a level must lie to the asked one for material in the wanted language there to come
+#: before material in another language at a nearer level: the gate's asked-language rung
 #: (``services.gate.nearest.with_language_level``) and the gateway's other-language rung (``gateway.ontopic``).
 NEAR_GRADES = 2
 

@@ -281,11 +281,10 @@ class SearchService:
                 foreign = (len(response.relaxation_trace) - 1, step, outcome, docs)
             if done and on_topic and foreign is not None and foreign[1] is not step and \
                     (step.lexical_only or far_from_asked(docs, stems if by_words else set(), asked_levels)):
-                step, outcome, docs = _fall_back(response, foreign, (
-                    "; every result in another language than the query's, so not judged by its words, and the "
-                    + ("later rungs' on-topic results are the unfiltered pool's: this rung answers" if step.lexical_only
-                       else f"on-topic results of later rungs are more than {NEAR_GRADES} grades from the asked level: "
-                       "this rung answers")))
+                later = ("later rungs' on-topic results are the unfiltered pool's" if step.lexical_only else
+                         f"on-topic results of later rungs are more than {NEAR_GRADES} grades from the asked level")
+                step, outcome, docs = _fall_back(response, foreign, "; every result in another language than the "
+                                                 f"query's, so not judged by its words, and the {later}: this rung answers")
             elif done and not on_topic and (step.lexical_only or not docs) and narrowest is not None:
                 instead = "W3" if step.lexical_only else "the empty last rung"
                 step, outcome, docs = _fall_back(response, narrowest, "; no rung found on-topic results: the "

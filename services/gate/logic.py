@@ -19,6 +19,7 @@ from typing import Sequence
 
 from chsr.errors import InvalidArgument
 from chsr.limits import check_scope
+from chsr.query_language import LanguageGuess, detect_language
 from chsr.scope import EMPTY_SCOPE, Scope
 from services.gate.expansion import concept_variants
 from services.gate.expansion import expand_query as _expand
@@ -29,7 +30,6 @@ from services.gate.inference import FieldReport, infer_scope
 from services.gate.ladder import LadderStep, build_ladder
 from services.gate.marking import marking_rungs
 from services.gate.nearest import with_language_level, with_nearest_level, with_reference_material
-from chsr.query_language import LanguageGuess, detect_language
 from services.gate.series import find_gap, with_series_board, with_series_rungs
 from services.gate.sittings import after_the_index, numbered_elsewhere, numbered_gap, off_cycle
 from services.gate.vocabulary import Vocabulary
@@ -170,8 +170,10 @@ def _in_asked_language(topics: list[str], query: str, extraction: Extraction, vo
     French words, so without them no rung is ever on topic (decision 61). A query written in the language it asks
     for, or asking for none, keeps its own words only (round 16: variants for every query accept rungs too early)."""
     asked = extraction.scope.language
+    if not asked:
+        return topics  # (the written language is detected only when another is asked: once per request)
     written = detect_language(query)
-    if not asked or written is None or written.code in asked:
+    if written is None or written.code in asked:
         return topics
     return list(dict.fromkeys([*topics, *(v.lower() for v in concept_variants(extraction, vocab))]))
 

@@ -39,16 +39,15 @@ def with_nearest_level(steps: list[LadderStep], vocab: Vocabulary) -> list[Ladde
 
 def with_language_level(steps: list[LadderStep], language: str | None, vocab: Vocabulary) -> list[LadderStep]:
     """``steps`` with a rung, before the first rung that widens the level, moving the level to the nearest level
-    that holds the subject (and content type) in the query's language, where the asked level holds nothing in that
-    language and the rung the ladder would widen to next holds nothing in it either, and that level lies within
-    ``NEAR_GRADES`` of the asked one.
+    that holds the subject (and content type) in ``language``, where neither the asked level nor the rung the
+    ladder would widen to next holds anything in it and that level lies within ``NEAR_GRADES`` of the asked one.
 
-    "Physik 10. Klasse: zwei Lämpchen 4 W und 5 W in Reihe ...": the index has no grade-10 physics; the nearest
-    level that has physics is the high-school band, all of it in English, and the German grade-12 items two grades
-    away hold the very question. Words cannot judge the English items ("Fall", "sees" are English words too), so the
-    ladder took the band on a false friend. The rung in the query's language comes first; it answers only when its
-    own-language words find something on topic, and otherwise the ladder goes on as before. ``language``: the
-    language the answer is wanted in (the gate's ``QueryLanguage`` code), None when unknown."""
+    "preguntas de física de 1º de bachillerato (grade 11) en castellano: ... carbono-12 y carbono-14": the index has
+    no grade-11 physics; the nearest level that has physics is the high-school band, all of it in English, while
+    the Spanish grade-12 items a grade away hold the asked item in the asked language. The rung comes first; it
+    answers only when its words find something on topic, and otherwise the ladder goes on as before.
+    ``language``: the code of a language version the query (or a client hint) asks for, None otherwise (the
+    language a query is merely written in moved the level as often wrongly as rightly: decision 63)."""
     at = next((i for i, s in enumerate(steps) if i > 0 and s.step == W2 and s.filter.level != steps[0].filter.level),
               None)
     if not language or at is None:
@@ -57,7 +56,7 @@ def with_language_level(steps: list[LadderStep], language: str | None, vocab: Vo
     if not base.subject or not base.level or base.paper or base.question_number:
         return steps
     held = vocab.levels_in_language(base.subject, language, base.content_type)
-    if not held or set(held) & (set(base.level) | set(steps[at].filter.level)):
+    if not held or held & (set(base.level) | set(steps[at].filter.level)):
         return steps
     near = [lv for lv in held if any((d := level_distance(lv, a)) is not None and d <= NEAR_GRADES
                                      for a in base.level)]
