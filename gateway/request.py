@@ -7,7 +7,9 @@ nowhere else; the hints are converted to a :class:`~chsr.scope.Scope` once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
+from chsr.chinese import simplified
 from chsr.config import Settings
 from chsr.limits import check_k, check_query, check_scope
 from chsr.scope import Scope
@@ -21,9 +23,11 @@ class SearchPlan:
     pipeline: PipelineConfig
     hints: Scope
 
-    @property
+    @cached_property
     def query(self) -> str:
-        return self.request.query
+        """The text the gate, the probe and the legs search: traditional Chinese read as simplified (the corpus's
+        characters, ``chsr.chinese``); the request itself keeps what the client sent."""
+        return simplified(self.request.query)
 
     @property
     def k(self) -> int:

@@ -183,17 +183,17 @@ class SearchService:
         pipeline, request = plan.pipeline, plan.request
         if pipeline.gate == "none":
             step = common_pb2.LadderStep(step=W0, description="ungated")
-            return GateOutcome(common_pb2.Scope(), [step], [], request.query, [])
+            return GateOutcome(common_pb2.Scope(), [step], [], plan.query, [])
         # A pipeline that does not relax asks for W0 only, exactly like a strict client.
         extract = pipeline.gate == "extract"
-        req = gate_pb2.GateRequest(query=request.query, hints=request.hints, extract=extract,
+        req = gate_pb2.GateRequest(query=plan.query, hints=request.hints, extract=extract,
                                    strict_scope=request.strict_scope or not pipeline.relaxation,
                                    expand_query=pipeline.expansion)
         depth = self._settings.gate_probe_depth
         lists: ProbeLists | None = None
         if extract and depth > 0:  # the evidence: what the query's words match in the whole index
             probe, timings["probe"], lists = self._steps.probe(
-                probe_text(request.query), LEGS, depth, budget, vectors, exact=pipeline.exact,
+                probe_text(plan.query), LEGS, depth, budget, vectors, exact=pipeline.exact,
                 reuse_depth=max(plan.k, pipeline.depth), reuse_legs=self._reuse_legs)
             req.probe.extend(probe)
         start = time.perf_counter()
@@ -207,12 +207,12 @@ class SearchService:
                 raise GateFailedClosed(f"gate unavailable ({exc.code().name}); refusing an ungated answer") from exc
             degraded.append("gate_unavailable_hints_only")
             step = common_pb2.LadderStep(step=W0, filter=request.hints, description="client hints only (gate unavailable)")
-            return GateOutcome(request.hints, [step], [], request.query, [])
+            return GateOutcome(request.hints, [step], [], plan.query, [])
         finally:
             timings["gate"] = (time.perf_counter() - start) * 1000
         if self._catalogue is not None:
             self._catalogue.note_gate_version(resp.catalogue_version)
-        query = resp.expanded_query if pipeline.expansion and resp.expanded_query else request.query
+        query = resp.expanded_query if pipeline.expansion and resp.expanded_query else plan.query
         return GateOutcome(resp.scope, list(resp.ladder), list(resp.confidence), query, list(resp.topic_terms), resp,
                            lists)
 

@@ -16,7 +16,7 @@ from typing import Sequence
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceDecision, EvidenceHit, EvidenceParams, decide_scope, with_hints
 from services.gate.content import BOTH_REQUESTED
-from services.gate.evidence_features import stated_from_extraction
+from services.gate.evidence_features import StatedQuery, stated_from_extraction
 from services.gate.evidence_ladder import evidence_ladder
 from services.gate.extract import Extraction
 from services.gate.ladder import LadderStep
@@ -62,6 +62,7 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     stated = stated_from_extraction(extraction, topic_terms)
     known = {name: vocab.corpus_values(name) for name in KNOWN_FIELDS}
     decision = with_hints(decide_scope(stated, probe, params, known=known), hints)
+    decision = _session_beside_paper(decision, stated, vocab)
     if extraction.notes:  # conflicts within the text (a paper named at another grade): the answer says so
         decision = replace(decision, notes=[*decision.notes, *extraction.notes])
     # a named series at a grade / year it does not hold: the board stays in the exact scope, the ladder
@@ -134,6 +135,30 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     return Inference(scope=decision.filter, ladder=ladder, strict_keys=list(decision.strict_keys),
                      fields=_report(decision), penalties=dict(decision.penalties),
                      penalty_strength=decision.penalty_strength, label=decision.label, notes=list(decision.notes))
+
+
+def _session_beside_paper(decision: EvidenceDecision, stated: StatedQuery, vocab: Vocabulary) -> EvidenceDecision:
+    """Paper and session decided apart can contradict each other: "AMC 12 2025 ... log 方程" states both AMC 12
+    papers and both sessions, the evidence (2024's items) leans to AMC 12A for the paper and to B for the session,
+    and the scope "AMC 12A, session B" holds nothing. Where no filtered paper sits in a filtered session, the text's
+    sets come back together (the papers and sessions it stated; without them, the papers' own sessions)."""
+    flt = decision.filter
+    if not flt.paper or not flt.session:
+        return decision
+    held = _sessions_of(flt.paper, vocab)
+    if not held or held & set(flt.session):
+        return decision
+    papers = tuple(stated["paper"].values) if "paper" in stated else flt.paper
+    sessions = tuple(stated["session"].values) if "session" in stated else tuple(sorted(_sessions_of(papers, vocab)))
+    note = (f"paper {'|'.join(flt.paper)} is not set in session {'|'.join(flt.session)}: kept as the text states "
+            f"them ({'|'.join(papers)}; session {'|'.join(sessions)})")
+    return replace(decision, filter=replace(flt, paper=papers, session=sessions), notes=[*decision.notes, note])
+
+
+def _sessions_of(papers: Sequence[str], vocab: Vocabulary) -> set[str]:
+    """The sessions the index holds ``papers`` in (AMC 12A: A)."""
+    infos = [i for i in (vocab.paper(p) for p in papers) if i is not None]
+    return {s for i in infos for sessions in i.years.values() for s in sessions if s}
 
 
 def _report(decision: EvidenceDecision) -> dict[str, FieldReport]:

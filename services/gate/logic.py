@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
+from chsr.chinese import simplified
 from chsr.errors import InvalidArgument
 from chsr.limits import check_scope
 from chsr.query_language import LanguageGuess, detect_language
@@ -89,6 +90,7 @@ def run_gate(
     if not query or not query.strip():
         raise InvalidArgument("query", "must not be empty")
     validate_hints(hints, vocab)
+    query = simplified(query)  # "全國三卷 歷史" is read as the corpus's 全国三卷 历史 (chsr.chinese)
     extraction = extract_scope(query, vocab) if extract else _no_extraction(query)
     forbidden = vocab.forbids_relaxation(query) if extract and not strict_scope else ""
     if forbidden:

@@ -784,3 +784,50 @@ def test_german_ordinal_grades_and_ruled_out_levels(bundled):
     assert _field(bundled, "Physik MCAS, 8te Klasse 2003: Schwerkraft auf Pluto", "level") == ("grade_8",)
     assert _field(bundled, "Hardy Weinberg MC-Aufgabe, Schulniveau (nicht Uni!)", "level") == ()
     assert _field(bundled, "college chemistry, not high school", "level") == ("college",)
+
+
+@pytest.mark.parametrize("query, level", [
+    ("Virginia SOL 小四 science", "grade_4"),                 # Hong Kong / mainland shorthand: primary 4
+    ("中四 化学 选择题", "grade_10"),                           # Hong Kong secondary 4 = grade 10
+    ("F.5 phy textbook", "grade_11"),                          # Form 5 = grade 11
+    ("Form 4 chemistry", "grade_10"),
+    ("class 12 physics board exam", "grade_12"),              # India: the class is the grade
+    ("std 11 chem", "grade_11"),
+    ("Virginia SOL 3rd std science", "grade_3"),
+    ("manuel de physique 10e année", "grade_10"),             # Canada / Switzerland: "10e année" is grade 10
+])
+def test_school_years_of_other_systems(bundled, query, level):
+    """Round 23 (a Hong Kong tutor, an Indian coaching teacher, an Ontario department head)."""
+    assert extract_scope(query, bundled).scope.level == (level,)
+
+
+@pytest.mark.parametrize("query", [
+    "class 3 lever physics",              # a lever's class is not a school year
+    "within 1st standard deviation",
+    "大小一样 物理",                        # 小一 inside 大小一样
+    "express it in the form 4x+3",
+    "F1F2 ellipse area",                  # a focus, not Form 1
+])
+def test_words_that_only_look_like_school_years(bundled, query):
+    assert extract_scope(query, bundled).scope.level == ()
+
+
+@pytest.mark.parametrize("query, paper", [
+    ("2020 国一 化学 大题", "Gaokao 新课标I Chemistry"),                           # 国一 = 全国一卷
+    ("china gaokao 2019 natl paper-1 science stream maths Q3", "Gaokao 新课标I Mathematics I (science track)"),
+    ("Gaokao 2023 national paper A, arts-stream math", "Gaokao 全国甲 Mathematics II (liberal-arts track)"),
+])
+def test_gaokao_paper_shorthand_of_round_23(mini, bundled, query, paper):
+    assert paper in extract_scope(query, bundled).scope.paper
+
+
+def test_a_two_digit_year_before_the_national_paper_shorthand(bundled):
+    assert extract_scope("13年国二 物理", bundled).scope.year == (2013,)
+    assert extract_scope("美国二战 历史", bundled).scope.paper == ()     # 国二 inside a word names no paper
+
+
+def test_an_item_format_word_is_not_an_unknown_exam_series(bundled):
+    """"2013 國一 Econ MC 第2題": MC is multiple choice, not a board the index lacks."""
+    assert extract_scope("2013 Econ MC 第2题", bundled).scope.exam_board == ()
+    assert extract_scope("MD state science test gr 8 (2007) question 47", bundled).scope.exam_board == \
+        ("MSA (Maryland)",)

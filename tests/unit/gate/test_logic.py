@@ -220,3 +220,28 @@ def test_a_text_that_rules_out_other_scopes_is_answered_strictly(bundled, query,
 ])
 def test_other_texts_keep_their_ladder(bundled, query):
     assert len(run_gate(query, vocab=bundled).ladder) > 1
+
+
+def test_a_query_in_traditional_characters_is_read_like_the_simplified_one(bundled):
+    """Round 23 (a Hong Kong tutor): "全國三卷 歷史 第15題" names the same paper as 全国三卷 历史 第15题."""
+    traditional = run_gate("2019 全國三卷 歷史 第15題", vocab=bundled)
+    simplified_ = run_gate("2019 全国三卷 历史 第15题", vocab=bundled)
+    assert traditional.scope == simplified_.scope
+    assert traditional.scope.paper == ("Gaokao 新课标III History",)
+
+
+def test_paper_and_session_decided_apart_are_kept_together(mini):
+    """"AMC 12 2025 ... log 方程": the evidence leant to one paper and to the other session; a scope of AMC 10A in
+    session B holds nothing, so the text's papers come back with their sessions."""
+    from services.gate.evidence import EvidenceDecision
+    from services.gate.evidence_features import stated_from_extraction
+    from services.gate.extract import extract_scope
+    from services.gate.inference import _session_beside_paper
+
+    stated = stated_from_extraction(extract_scope("AMC 10 2019 problem 7", mini))
+    split = EvidenceDecision({}, Scope(paper=("AMC 10A",), session=("B",)), {}, [], {}, "gated", 1.0)
+    kept = _session_beside_paper(split, stated, mini)
+    assert kept.filter.paper == ("AMC 10A", "AMC 10B") and kept.filter.session == ("A", "B")
+    assert any("not set in session B" in n for n in kept.notes)
+    agreeing = EvidenceDecision({}, Scope(paper=("AMC 10A",), session=("A",)), {}, [], {}, "gated", 1.0)
+    assert _session_beside_paper(agreeing, stated, mini) is agreeing

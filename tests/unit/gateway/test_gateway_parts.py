@@ -31,6 +31,12 @@ def test_candidate_depth_comes_from_the_setting_unless_the_pipeline_sets_it():
     assert plan.pipeline.depth == 25
 
 
+
+def test_the_searched_text_reads_traditional_chinese_as_simplified_and_the_request_keeps_what_was_sent():
+    plan = plan_search(gateway_pb2.SearchRequest(query="全國三卷 歷史 第15題", k=5), Settings())
+    assert plan.query == "全国三卷 历史 第15题"            # what the gate, the probe and the legs search
+    assert plan.request.query == "全國三卷 歷史 第15題"    # the request is not rewritten
+
 @pytest.mark.parametrize("kwargs,field", [
     ({"query": "   ", "k": 5}, "query"),
     ({"query": "x" * 5000, "k": 5}, "query"),
