@@ -15,7 +15,8 @@ A relaxed step whose every result is in another language than the query's cannot
 "初一科学 理化部分 物理变化vs化学变化 判断的选择题" shares no word with the English grade-7 science items it widens to,
 and judged by words the ladder climbed on to the Chinese grade-12 papers, which share its words but are five grades
 away. Such a step answers instead of a later step whose on-topic results all lie more than ``NEAR_GRADES`` from the
-asked level. A nearer same-language answer still wins ("Physik 10. Klasse ... Brennstäbe" -> the German grade-12
+asked level, or that leaves the content type asked for ("高三物理 課本裡 介電常數κ的表": the only textbook is English, and
+the Chinese items that share the words are exam items). A nearer same-language answer still wins ("Physik 10. Klasse ... Brennstäbe" -> the German grade-12
 items, not the English high-school ones), and where no step finds anything on topic the ladder ends as before. W0
 is never such a step (an unknown foreign paper must not be answered with another
 series' items labelled exact), nor is a step that answers only on topic (another year's numbered question).
@@ -52,6 +53,13 @@ def judged_by_words(step_filter: Scope) -> bool:
 def words_can_judge(docs: Sequence[Doc], language: str) -> bool:
     """Whether some result is in the query's language (or no language is known), so shared words can judge it."""
     return not language or not docs or any(d.metadata.get("language") in (None, "", language) for d in docs)
+
+
+def drops_asked_kind(answering: Scope, later: Scope, asked: Scope) -> bool:
+    """Whether ``later`` leaves the asked content type that ``answering`` still keeps ("高三物理 課本裡 介電常數κ的表":
+    the textbook asked for is the English one; the Chinese rung that shares the query's words holds exam items)."""
+    kinds = set(asked.content_type)
+    return bool(kinds) and bool(kinds & set(answering.content_type)) and not kinds & set(later.content_type)
 
 
 def far_from_asked(docs: Sequence[Doc], stems: set[str], asked_levels: Sequence[str]) -> bool:

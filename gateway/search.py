@@ -29,7 +29,7 @@ from chsr.v1 import common_pb2, gate_pb2, gateway_pb2
 from gateway.budget import Budget
 from gateway.cache.base import CacheUnavailable, ResultCache, cache_key
 from gateway.catalogue_sync import CatalogueSync
-from gateway.ontopic import far_from_asked, is_on_topic, judged_by_words, topic_stems, words_can_judge
+from gateway.ontopic import drops_asked_kind, far_from_asked, is_on_topic, judged_by_words, topic_stems, words_can_judge
 from gateway.pipelines import PipelineConfig
 from gateway.preference import Preference, settle_by_top
 from gateway.request import SearchPlan
@@ -252,7 +252,8 @@ class SearchService:
         # (gateway.ontopic).
         foreign: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]] | None = None
         language = gate.language.code if gate.language is not None else ""
-        asked_levels = tuple(Scope.from_proto(gate.scope).level)
+        asked = Scope.from_proto(gate.scope)
+        asked_levels = tuple(asked.level)
         for i, step in enumerate(gate.ladder):
             flt = gate.scope if pipeline.post_filter else step.filter
             outcome = self._steps.run(gate.query, step, flt, gate.scope, pipeline, k, budget, preference, vectors,
@@ -280,9 +281,12 @@ class SearchService:
                     and not words_can_judge(docs, language):
                 foreign = (len(response.relaxation_trace) - 1, step, outcome, docs)
             if done and on_topic and foreign is not None and foreign[1] is not step and \
-                    (step.lexical_only or far_from_asked(docs, stems if by_words else set(), asked_levels)):
+                    (step.lexical_only or far_from_asked(docs, stems if by_words else set(), asked_levels)
+                     or drops_asked_kind(Scope.from_proto(foreign[1].filter), Scope.from_proto(step.filter), asked)):
                 later = ("later rungs' on-topic results are the unfiltered pool's" if step.lexical_only else
-                         f"on-topic results of later rungs are more than {NEAR_GRADES} grades from the asked level")
+                         f"on-topic results of later rungs are more than {NEAR_GRADES} grades from the asked level"
+                         if far_from_asked(docs, stems if by_words else set(), asked_levels) else
+                         "later rungs leave the content type asked for")
                 step, outcome, docs = _fall_back(response, foreign, "; every result in another language than the "
                                                  f"query's, so not judged by its words, and the {later}: this rung answers")
             elif done and not on_topic and (step.lexical_only or not docs) and narrowest is not None:

@@ -85,3 +85,9 @@ def test_dates_and_chat_are_not_topic_words(bundled, query):
 
 def test_a_season_that_is_not_beside_a_year_stays_a_topic_word(bundled):
     assert "spring" in topic_terms(extract_scope("grade 8 science: a spring stretches under a load", bundled), bundled)
+
+
+def test_an_item_format_word_is_not_a_topic(bundled):
+    """"23年全国甲卷文综 历史+政治 主观题": essay questions of a named sitting, a look-up with no topic to widen by."""
+    assert topic_terms(extract_scope("23年全国甲卷文综 历史+政治 主观题", bundled), bundled) == []
+    assert "煤矿安全事故" in topic_terms(extract_scope("2009年高考政治主观题 煤矿安全事故", bundled), bundled)

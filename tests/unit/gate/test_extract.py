@@ -795,6 +795,8 @@ def test_german_ordinal_grades_and_ruled_out_levels(bundled):
     ("std 11 chem", "grade_11"),
     ("Virginia SOL 3rd std science", "grade_3"),
     ("manuel de physique 10e année", "grade_10"),             # Canada / Switzerland: "10e année" is grade 10
+    ("德州TAKS 2009 国二自然 #33", "grade_8"),                  # Taiwan: 國二 before a junior-high subject is grade 8
+    ("国三理化 选择题", "grade_9"),
 ])
 def test_school_years_of_other_systems(bundled, query, level):
     """Round 23 (a Hong Kong tutor, an Indian coaching teacher, an Ontario department head)."""
@@ -814,6 +816,7 @@ def test_words_that_only_look_like_school_years(bundled, query):
 
 @pytest.mark.parametrize("query, paper", [
     ("2020 国一 化学 大题", "Gaokao 新课标I Chemistry"),                           # 国一 = 全国一卷
+    ("Gaokao Geografie 2020 全国二卷, Wahlteil Tourismus", "Gaokao 新课标II Geography"),
     ("china gaokao 2019 natl paper-1 science stream maths Q3", "Gaokao 新课标I Mathematics I (science track)"),
     ("Gaokao 2023 national paper A, arts-stream math", "Gaokao 全国甲 Mathematics II (liberal-arts track)"),
 ])
@@ -831,3 +834,21 @@ def test_an_item_format_word_is_not_an_unknown_exam_series(bundled):
     assert extract_scope("2013 Econ MC 第2题", bundled).scope.exam_board == ()
     assert extract_scope("MD state science test gr 8 (2007) question 47", bundled).scope.exam_board == \
         ("MSA (Maryland)",)
+
+
+@pytest.mark.parametrize("query, codes", [
+    ("高二近代物理 想找法文版(français)选择题", ("fr",)),
+    ("德文版 物理题", ("de",)),
+    ("西班牙语版的题目", ("es",)),
+])
+def test_language_versions_asked_for_in_chinese(bundled, query, codes):
+    assert extract_scope(query, bundled).scope.language == codes
+
+
+def test_every_version_asked_for_in_chinese_asks_for_none(bundled):
+    assert extract_scope("这题的法文、德文、西文版本我全都要", bundled).scope.language == ()
+
+
+@pytest.mark.parametrize("query", ["Physikbuch 10. Klasse, Musterbeispiel Feuerwerk", "das Mathebuch, Seite 3"])
+def test_german_book_compounds_ask_for_the_textbook(bundled, query):
+    assert extract_scope(query, bundled).scope.content_type == ("textbook",)

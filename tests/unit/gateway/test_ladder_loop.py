@@ -269,6 +269,26 @@ def test_a_rung_in_another_language_answers_before_the_unfiltered_pool(monkeypat
     assert [r.doc_id for r in resp.results] == ["e7"]
 
 
+KINDS = [
+    Doc("t1", "table of dielectric constants", metadata={"subject": "physics", "level": "high_school",
+                                                        "content_type": "textbook", "language": "en"}),
+    Doc("z1", "介电常数 电容器", metadata={"subject": "physics", "level": "grade_12", "content_type": "exam_question",
+                                     "language": "zh"}),
+]
+
+
+def test_a_rung_in_another_language_answers_before_a_later_rung_that_leaves_the_kind_asked_for(monkeypatch) -> None:
+    # "高三物理 課本裡 介電常數κ的表": the textbook asked for is English; the Chinese items sharing the words are exam items
+    monkeypatch.setattr("tests.unit.gateway.test_ladder_loop.CORPUS", KINDS)
+    gate = ChineseGate(ladder((W0, {"subject": "physics", "level": "grade_12", "content_type": "textbook"}),
+                              (W2, {"subject": "physics", "level": "high_school", "content_type": "textbook"}),
+                              (W2, {"subject": "physics"})), ["介电常数"])
+    resp = search(service(gate), "介电常数", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, True, False] and resp.final_step == W2
+    assert "leave the content type asked for" in resp.relaxation_trace[1].reason
+    assert [r.doc_id for r in resp.results] == ["t1"]
+
+
 def test_the_probe_searches_a_spanish_query_without_its_grammar_words_and_the_ladder_with_them() -> None:
     gate = FakeGate(ladder((W0, {"subject": "physics"})), ["aceleración"])
     dense = FakeRetriever()
