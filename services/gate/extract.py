@@ -183,7 +183,7 @@ def _claim_asides(st: SpanText) -> None:
 
 def _dated_shorthand(text: str) -> bool:
     """The query states a year and holds one letter-and-number shorthand token at most."""
-    dated = _YEAR.search(text) or _SHORT_YEAR.search(text) or _BARE_SHORT_YEAR.search(text)
+    dated = _YEAR.search(text) or _SESSION_YEAR.search(text) or _SHORT_YEAR.search(text) or _BARE_SHORT_YEAR.search(text)
     return bool(dated) and len(set(_SHORTHAND.findall(text.lower()))) <= 1
 
 

@@ -797,6 +797,12 @@ def test_german_ordinal_grades_and_ruled_out_levels(bundled):
     ("manuel de physique 10e année", "grade_10"),             # Canada / Switzerland: "10e année" is grade 10
     ("德州TAKS 2009 国二自然 #33", "grade_8"),                  # Taiwan: 國二 before a junior-high subject is grade 8
     ("国三理化 选择题", "grade_9"),
+    ("fisica de decimo grado: tabla de constantes", "grade_10"),   # Spanish ordinals
+    ("高2向けの仏语物理プリント", "grade_11"),                     # Japanese 高2 / 中2 (also Chinese 高中2年级)
+    ("中2の生徒用に", "grade_8"),
+    ("P3 sci - virginia SOL 2009 paper qn 8", "grade_3"),     # Singapore: P3 before a subject, Primary 4, JC1
+    ("MCAS primary 4 science 2003", "grade_4"),
+    ("JC1 physics txtbook worked example", "grade_11"),
 ])
 def test_school_years_of_other_systems(bundled, query, level):
     """Round 23 (a Hong Kong tutor, an Indian coaching teacher, an Ontario department head)."""
@@ -852,3 +858,26 @@ def test_every_version_asked_for_in_chinese_asks_for_none(bundled):
 @pytest.mark.parametrize("query", ["Physikbuch 10. Klasse, Musterbeispiel Feuerwerk", "das Mathebuch, Seite 3"])
 def test_german_book_compounds_ask_for_the_textbook(bundled, query):
     assert extract_scope(query, bundled).scope.content_type == ("textbook",)
+
+
+@pytest.mark.parametrize("query, number", [
+    ("P3 sci - virginia SOL 2009 paper qn 8", 8),     # 'qn' is a question; 'P3' before a subject is a school year
+    ("amc10 2016b p14 soln", 14),                      # the year glued to its session letter dates the shorthand
+])
+def test_question_number_shorthand_of_round_25(bundled, query, number):
+    assert extract_scope(query, bundled).scope.question_number == (number,)
+
+
+@pytest.mark.parametrize("query, subject, level", [
+    ("Psico en la facu (CBC): preguntas multiple choice", "psychology", "college"),
+    ("examen chino (gaokao) de mate 2023: la tabla", "mathematics", "grade_12"),
+])
+def test_spanish_school_shorthand(bundled, query, subject, level):
+    scope = extract_scope(query, bundled).scope
+    assert scope.subject == (subject,) and scope.level == (level,)
+
+
+def test_japanese_requests_for_a_language_version_and_a_mark_scheme(bundled):
+    assert extract_scope("化学の选択问题でドイツ语のやつ", bundled).scope.language == ("de",)
+    assert extract_scope("19年 全国III 歴史 15题 の模范解答と采点ポイント", bundled).scope.content_type == ("mark_scheme",)
+    assert extract_scope("el problema resuelto de la piedra", bundled).scope.content_type == ("textbook",)
