@@ -823,6 +823,7 @@ def test_words_that_only_look_like_school_years(bundled, query):
 @pytest.mark.parametrize("query, paper", [
     ("2020 国一 化学 大题", "Gaokao 新课标I Chemistry"),                           # 国一 = 全国一卷
     ("Gaokao Geografie 2020 全国二卷, Wahlteil Tourismus", "Gaokao 新课标II Geography"),
+    ("Gaokao Geschichte 2015, Landesprüfung I, Aufg. 4 – die Tabelle", "Gaokao 新课标I History"),   # German
     ("china gaokao 2019 natl paper-1 science stream maths Q3", "Gaokao 新课标I Mathematics I (science track)"),
     ("Gaokao 2023 national paper A, arts-stream math", "Gaokao 全国甲 Mathematics II (liberal-arts track)"),
 ])
@@ -881,3 +882,7 @@ def test_japanese_requests_for_a_language_version_and_a_mark_scheme(bundled):
     assert extract_scope("化学の选択问题でドイツ语のやつ", bundled).scope.language == ("de",)
     assert extract_scope("19年 全国III 歴史 15题 の模范解答と采点ポイント", bundled).scope.content_type == ("mark_scheme",)
     assert extract_scope("el problema resuelto de la piedra", bundled).scope.content_type == ("textbook",)
+
+
+def test_a_german_abbreviated_task_number(bundled):
+    assert extract_scope("Gaokao Geschichte 2015, Landesprüfung I, Aufg. 4", bundled).scope.question_number == (4,)
