@@ -248,12 +248,11 @@ class SearchService:
         narrowest: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]] | None = None
         # The first relaxed rung whose every result is in another language than the query's: its words cannot judge
         # it ("初一科学 理化部分 物理变化vs化学变化" shares no word with the English grade-7 science items). It answers
-        # instead of a later rung whose on-topic results all lie more than NEAR_GRADES from the asked level
-        # (gateway.ontopic).
+        # instead of a later rung whose on-topic results all lie more than NEAR_GRADES from the asked level, or that
+        # leaves the content type asked for (_why_foreign_answers, gateway.ontopic).
         foreign: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]] | None = None
         language = gate.language.code if gate.language is not None else ""
         asked = Scope.from_proto(gate.scope)
-        asked_levels = tuple(asked.level)
         for i, step in enumerate(gate.ladder):
             flt = gate.scope if pipeline.post_filter else step.filter
             outcome = self._steps.run(gate.query, step, flt, gate.scope, pipeline, k, budget, preference, vectors,
@@ -280,13 +279,9 @@ class SearchService:
             if foreign is None and docs and step.step != W0 and not step.lexical_only and not step.on_topic_only \
                     and not words_can_judge(docs, language):
                 foreign = (len(response.relaxation_trace) - 1, step, outcome, docs)
-            if done and on_topic and foreign is not None and foreign[1] is not step and \
-                    (step.lexical_only or far_from_asked(docs, stems if by_words else set(), asked_levels)
-                     or drops_asked_kind(Scope.from_proto(foreign[1].filter), Scope.from_proto(step.filter), asked)):
-                later = ("later rungs' on-topic results are the unfiltered pool's" if step.lexical_only else
-                         f"on-topic results of later rungs are more than {NEAR_GRADES} grades from the asked level"
-                         if far_from_asked(docs, stems if by_words else set(), asked_levels) else
-                         "later rungs leave the content type asked for")
+            later = _why_foreign_answers(step, docs, stems if by_words else set(), asked, foreign) \
+                if done and on_topic and foreign is not None and foreign[1] is not step else ""
+            if later:
                 step, outcome, docs = _fall_back(response, foreign, "; every result in another language than the "
                                                  f"query's, so not judged by its words, and the {later}: this rung answers")
             elif done and not on_topic and (step.lexical_only or not docs) and narrowest is not None:
@@ -345,6 +340,20 @@ class SearchService:
                 LEAKAGE_FLAGGED.labels(pipeline.name).inc()
         for reason in response.degraded:
             DEGRADED.labels(reason).inc()
+
+
+def _why_foreign_answers(step: common_pb2.LadderStep, docs: list[Doc], stems: set[str], asked: Scope,
+                         foreign: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]]) -> str:
+    """Why the first all-other-language rung answers instead of ``step``, a later rung with on-topic results; "" when
+    it does not: ``step`` is the unfiltered pool, or its on-topic results lie more than ``NEAR_GRADES`` from the asked
+    level, or it leaves the content type asked for (``gateway.ontopic``)."""
+    if step.lexical_only:
+        return "later rungs' on-topic results are the unfiltered pool's"
+    if far_from_asked(docs, stems, asked.level):
+        return f"on-topic results of later rungs are more than {NEAR_GRADES} grades from the asked level"
+    if drops_asked_kind(Scope.from_proto(foreign[1].filter), Scope.from_proto(step.filter), asked):
+        return "later rungs leave the content type asked for"
+    return ""
 
 
 def _fall_back(response: gateway_pb2.SearchResponse, rung: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]],
