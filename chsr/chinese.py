@@ -7,7 +7,7 @@ no paper, subject or content type in them, and the retrieval legs match almost n
 blind `jd_` family: leakage 0.304).
 
 How: OpenCC's Hong Kong -> simplified phrase tables (``opencc-python-reimplemented``, Apache-2.0, pure Python), which
-convert phrase by phrase, so 乾隆 stays while 乾燥 becomes 干燥. Text without a Han character is returned as it is
+convert phrase by phrase, so 乾隆 stays while 乾燥 becomes 干燥. Text without a CJK character is returned as it is
 (no table is loaded for it). Simplified text passes through unchanged: on the corpus's 4,422 Chinese chunks the
 conversion changes 16, each by a variant character or two. Only query text is converted; indexed documents keep their
 characters (a traditional-Chinese document ingested by a user is found by traditional queries through the dense leg
@@ -16,12 +16,11 @@ and the characters the two scripts share).
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from opencc import OpenCC
 
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+from chsr.text import has_cjk
 
 
 @lru_cache(maxsize=1)
@@ -31,6 +30,6 @@ def _converter() -> OpenCC:
 
 def simplified(text: str) -> str:
     """``text`` with its traditional Chinese characters (Hong Kong, Taiwan or standard forms) in simplified form."""
-    if not _HAN.search(text):
+    if not has_cjk(text):
         return text
     return _converter().convert(text)

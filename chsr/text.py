@@ -62,6 +62,11 @@ def _cjk_tokens(run: str) -> list[str]:
     return [*run, *(run[i:i + 2] for i in range(len(run) - 1))]
 
 
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` holds a CJK character (Han, kana or hangul)."""
+    return _CJK.search(text) is not None
+
+
 def tokenize(text: str) -> list[str]:
     tokens: list[str] = []
     for match in _WORD.finditer(text.lower()):

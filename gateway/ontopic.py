@@ -16,8 +16,9 @@ A relaxed step whose every result is in another language than the query's cannot
 and judged by words the ladder climbed on to the Chinese grade-12 papers, which share its words but are five grades
 away. Such a step answers instead of a later step whose on-topic results all lie more than ``NEAR_GRADES`` from the
 asked level, or that leaves the content type asked for ("高三物理 課本裡 介電常數κ的表": the only textbook is English, and
-the Chinese items that share the words are exam items). A nearer same-language answer still wins ("Physik 10. Klasse ... Brennstäbe" -> the German grade-12
-items, not the English high-school ones), and where no step finds anything on topic the ladder ends as before. W0
+the Chinese items that share the words are exam items). A nearer same-language answer still wins ("Physik 10. Klasse
+... Brennstäbe" -> the German grade-12 items, not the English high-school ones), and where no step finds anything on
+topic the ladder ends as before. W0
 is never such a step (an unknown foreign paper must not be answered with another
 series' items labelled exact), nor is a step that answers only on topic (another year's numbered question).
 """

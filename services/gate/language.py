@@ -31,7 +31,8 @@ _CJK_ITEM = r"(?=的?(?:选择题|试题|题目|题|版))"
 _CJK = [(re.compile(r"中文版|中文题|汉语版"), "zh"), (re.compile(rf"英文版|英语版|英文{_CJK_ITEM}"), "en"),
         (re.compile(rf"法文版|法语版|法文{_CJK_ITEM}"), "fr"), (re.compile(rf"德文版|德语版|德文{_CJK_ITEM}"), "de"),
         (re.compile(rf"西班牙文版|西班牙语版|西文版|西班牙文{_CJK_ITEM}"), "es"),
-        # Japanese: 仏語 / フランス語 (French), 独語 / ドイツ語 (German), スペイン語 (Spanish)
+        # Japanese: 仏語 / フランス語 (French), 独語 / ドイツ語 (German), スペイン語 (Spanish), as the gate reads them after
+        # chsr.chinese.simplified (語 -> 语; the query is converted before extraction)
         (re.compile(r"仏语|フランス语"), "fr"), (re.compile(r"独语|ドイツ语"), "de"), (re.compile(r"スペイン语"), "es")]
 _ALL_VERSIONS = re.compile(r"\ball (?:the )?(?:language )?versions\b|\btoutes les versions\b|\balle fassungen\b"
                            r"|所有(?:语言)?版本|全部(?:语言)?版本|各(?:个|种)?语言?版本|版本.{0,3}(?:全都|全部|都)要|全部の语言版|全语言版")
