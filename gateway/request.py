@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from chsr.chinese import simplified
+from chsr.query_reading import read_query
 from chsr.config import Settings
 from chsr.limits import check_k, check_query, check_scope
 from chsr.scope import Scope
@@ -25,9 +25,9 @@ class SearchPlan:
 
     @cached_property
     def query(self) -> str:
-        """The text the gate, the probe and the legs search: traditional Chinese read as simplified (the corpus's
-        characters, ``chsr.chinese``); the request itself keeps what the client sent."""
-        return simplified(self.request.query)
+        """The text the gate, the probe and the legs search: traditional Chinese read as simplified and spelled-out
+        years and item numbers as digits (``chsr.query_reading``); the request itself keeps what the client sent."""
+        return read_query(self.request.query)
 
     @property
     def k(self) -> int:

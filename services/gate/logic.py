@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
-from chsr.chinese import simplified
+from chsr.query_reading import read_query
 from chsr.errors import InvalidArgument
 from chsr.limits import check_scope
 from chsr.query_language import LanguageGuess, detect_language
@@ -90,7 +90,7 @@ def run_gate(
     if not query or not query.strip():
         raise InvalidArgument("query", "must not be empty")
     validate_hints(hints, vocab)
-    query = simplified(query)  # "全國三卷 歷史" is read as the corpus's 全国三卷 历史 (chsr.chinese)
+    query = read_query(query)  # "全國三卷 歷史 二零一八年" is read as the corpus's 全国三卷 历史 2018年 (chsr.query_reading)
     extraction = extract_scope(query, vocab) if extract else _no_extraction(query)
     forbidden = vocab.forbids_relaxation(query) if extract and not strict_scope else ""
     if forbidden:

@@ -77,9 +77,13 @@ def find_mentions(st: SpanText, vocab: Vocabulary, *, has_grade: bool) -> Mentio
             if spec.get("after_board") and index not in named:
                 continue  # "paper III" names a Gaokao paper only where the text names the Gaokao
             for match in find_pattern(st, pattern):
-                num = vocab.boards[index]["composite"]["numerals"].get(match.groupdict().get("num") or "", "")
-                variants = [v.format(num=num) for v in spec["variants"]]
-                found.variants.append((variants, spec.get("tracks", True), index, st.text[match.start():match.end()]))
+                groups = match.groupdict()
+                # "全国I、II、III卷": a list names each of its papers (num2, num3)
+                numerals = [groups[g] for g in ("num", "num2", "num3") if groups.get(g)] or [""]
+                for numeral in numerals:
+                    num = vocab.boards[index]["composite"]["numerals"].get(numeral, "")
+                    variants = [v.format(num=num) for v in spec["variants"]]
+                    found.variants.append((variants, spec.get("tracks", True), index, st.text[match.start():match.end()]))
                 st.claim(match.start(), match.end(), "paper")
         for hit in tracks.find(st):
             if glued_cjk(st.text, hit.start, hit.end):
@@ -209,7 +213,21 @@ def _only_paper(
 
 
 def _composite(found: Mentions, vocab: Vocabulary, subjects: tuple[str, ...], years: tuple[int, ...]) -> PaperDecision | None:
-    variants, tracks_enabled, index, text = found.variants[0]
+    """The papers the first composite mention names; a list ("全国I、II、III卷") names each of its papers."""
+    text = found.variants[0][3]
+    decisions = [d for mention in found.variants if mention[3] == text
+                 if (d := _composite_one(mention, found, vocab, subjects, years)) is not None]
+    if len(decisions) < 2:
+        return decisions[0] if decisions else None
+    papers = tuple(dict.fromkeys(p for d in decisions for p in d.papers))
+    return PaperDecision(papers, min(d.confidence for d in decisions), text)
+
+
+def _composite_one(
+    mention: tuple[list[str], bool, int, str], found: Mentions, vocab: Vocabulary, subjects: tuple[str, ...],
+    years: tuple[int, ...],
+) -> PaperDecision | None:
+    variants, tracks_enabled, index, text = mention
     spec = vocab.boards[index]["composite"]
     titles: dict[str, Any] = spec["subject_titles"]
     wanted = [s for s in subjects if s in titles] or (list(titles) if vocab.has_corpus else [])

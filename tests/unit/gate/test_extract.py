@@ -886,3 +886,30 @@ def test_japanese_requests_for_a_language_version_and_a_mark_scheme(bundled):
 
 def test_a_german_abbreviated_task_number(bundled):
     assert extract_scope("Gaokao Geschichte 2015, Landesprüfung I, Aufg. 4", bundled).scope.question_number == (4,)
+
+
+@pytest.mark.parametrize("query", ["HSC Physics yr12 textbook worked eg for Kepler's 3rd law", "VCE Psych unit 3 style mcq",
+                                   "my ATAR chem revision"])
+def test_end_of_school_certificates_name_the_final_year(bundled, query):
+    assert extract_scope(query, bundled).scope.level == ("grade_12",)
+
+
+def test_national_papers_listed_together_are_each_named(mini):
+    scope = extract_scope("2019年全国I、II、III卷理数第23题", mini).scope
+    assert scope.paper == ("Gaokao 新课标I Mathematics I (science track)", "Gaokao 新课标II Mathematics I (science track)",
+                           "Gaokao 新课标III Mathematics I (science track)")
+    assert scope.question_number == (23,)
+    assert extract_scope("2019全国III卷理数", mini).scope.paper == ("Gaokao 新课标III Mathematics I (science track)",)
+
+
+def test_xinkebiao_typed_with_its_homophone_names_the_paper_only_before_juan(bundled):
+    assert extract_scope("2014年新课表卷 理综物理", bundled).scope.paper == ("Gaokao 新课标 Physics",)
+    assert extract_scope("新课表 安排", bundled).scope.paper == ()
+
+
+def test_a_dictated_query_is_read_through_its_spoken_numbers(bundled):
+    """Round 27 (voice dictation): the year and the item are spoken, and the gate reads them (chsr.numerals)."""
+    scope = run_gate("a m c twelve b twenty twenty four number eight log base two of x", vocab=bundled).scope
+    assert (scope.paper, scope.year, scope.question_number) == (("AMC 12B",), (2024,), (8,))
+    scope = run_gate("二零一八年全国二卷政治 参考答案", vocab=bundled).scope
+    assert scope.year == (2018,) and scope.content_type == ("mark_scheme",)

@@ -36,6 +36,8 @@ def test_the_searched_text_reads_traditional_chinese_as_simplified_and_the_reque
     plan = plan_search(gateway_pb2.SearchRequest(query="全國三卷 歷史 第15題", k=5), Settings())
     assert plan.query == "全国三卷 历史 第15题"            # what the gate, the probe and the legs search
     assert plan.request.query == "全國三卷 歷史 第15題"    # the request is not rewritten
+    spoken = plan_search(gateway_pb2.SearchRequest(query="amc eight twenty seventeen number seventeen", k=5), Settings())
+    assert spoken.query == "amc 8 2017 number 17"           # spoken numbers are searched as digits (chsr.numerals)
 
 @pytest.mark.parametrize("kwargs,field", [
     ({"query": "   ", "k": 5}, "query"),
