@@ -94,12 +94,16 @@ def _evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope
 
 def _marking_kin(flt: Scope, alternative: Collection[str]) -> tuple[str, ...]:
     """The asked marking types and their kin (``ladder.with_kin``), where the evidence would move a marking request for
-    a numbered item of a named paper to another content type (the question itself); () otherwise. A Gaokao
-    multiple-choice item has a worked solution, not a mark scheme: asked for its mark scheme, the same item's
-    solution is nearer than the question (curriculum README: relaxation goes to the nearest scope). Without a named
-    item the kin would be any paper's marking material, and the evidence's content type is where the item is."""
+    an item of a named sitting (a paper and its question number, or a paper and its year) to another content type
+    (the question itself); () otherwise. A Gaokao multiple-choice item has a worked solution, not a mark scheme:
+    asked for its mark scheme, the same item's solution is nearer than the question (curriculum README: relaxation
+    goes to the nearest scope). "2016全国三卷化学选择题 ClO2 / SO2 ... 那道的评分细则" asks for a mark scheme and names
+    no number, but the paper and the year hold the one sitting whose solutions the topic ranks (round 27: three
+    annotators of three). A solution asked by paper and year alone keeps the evidence's kind: "enunciado + solución"
+    of an open-ended item wants the question too (authored `jb_tb_syn.01`, `jk_tb_sy.01`). Without a sitting the kin
+    would be any paper's marking material, and the evidence's content type is where the item is."""
     asked = flt.content_type
-    if not flt.paper or not flt.question_number:
+    if not flt.paper or not (flt.question_number or (flt.year and set(asked) == {"mark_scheme"})):
         return ()
     if not asked or not alternative or not set(asked) <= set(MARKING_TYPES) or set(alternative) & set(MARKING_TYPES):
         return ()

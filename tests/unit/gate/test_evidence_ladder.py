@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from chsr.relaxation import W1, W2
@@ -57,6 +59,15 @@ def test_marking_material_tries_its_kin_before_the_item_itself(mini):
     assert evidence_ladder(_decision(flt, {"content_type": to_solution}), mini)[1].filter.content_type == ("solution",)
     broad = Scope(subject=("mathematics",), content_type=("mark_scheme",))    # no named item: the evidence's type
     assert evidence_ladder(_decision(broad, {"content_type": ct}), mini)[1].filter.content_type == ("exam_question",)
+    # round 27: a mark scheme asked by paper and year, with no number: the sitting's solutions, ranked by the topic
+    sitting = Scope(subject=("history",), year=(2018,), paper=("Gaokao 新课标III History",), content_type=("mark_scheme",))
+    assert evidence_ladder(_decision(sitting, {"content_type": ct}), mini)[1].filter.content_type == ("mark_scheme",
+                                                                                                     "solution")
+    # ... but a solution asked that way keeps the evidence's kind ("enunciado + solución": the question too)
+    solution = replace(sitting, content_type=("solution",))
+    ct_solution = FieldDecision("content_type", ("solution",), 0.9, "stated", "filter", alternative=("exam_question",))
+    assert evidence_ladder(_decision(solution, {"content_type": ct_solution}), mini)[1].filter.content_type == (
+        "exam_question",)
 
 
 def test_strict_scope_and_strict_keys_get_no_evidence_rung(mini):
