@@ -913,3 +913,19 @@ def test_a_dictated_query_is_read_through_its_spoken_numbers(bundled):
     assert (scope.paper, scope.year, scope.question_number) == (("AMC 12B",), (2024,), (8,))
     scope = run_gate("二零一八年全国二卷政治 参考答案", vocab=bundled).scope
     assert scope.year == (2018,) and scope.content_type == ("mark_scheme",)
+
+
+@pytest.mark.parametrize("query, level", [
+    ("SS2 chemistry and physics objectives on the gas laws", "grade_11"),     # Nigerian senior secondary 1-3
+    ("SS1 physics textbook - table comparing alpha, beta and gamma", "grade_10"),
+    ("JSS2 basic science and maths - standard form", "grade_8"),              # junior secondary 1-3
+])
+def test_nigerian_school_years(bundled, query, level):
+    assert extract_scope(query, bundled).scope.level == (level,)
+
+
+def test_no_without_its_dot_names_an_item_only_in_a_dated_query(bundled):
+    scope = extract_scope("pls i need the working for AMC 8 2016 no 4 (Cheenu ran 15 miles)", bundled).scope
+    assert scope.question_number == (4,) and scope.content_type == ("solution",)    # "the working": its solution
+    assert extract_scope("there is no 2 way about it", bundled).scope.question_number == ()
+    assert extract_scope("2016 exam has no 4 marks", bundled).scope.question_number == ()
