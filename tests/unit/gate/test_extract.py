@@ -929,3 +929,14 @@ def test_no_without_its_dot_names_an_item_only_in_a_dated_query(bundled):
     assert scope.question_number == (4,) and scope.content_type == ("solution",)    # "the working": its solution
     assert extract_scope("there is no 2 way about it", bundled).scope.question_number == ()
     assert extract_scope("2016 exam has no 4 marks", bundled).scope.question_number == ()
+
+
+def test_a_subject_book_names_the_subject_and_the_textbook(bundled):
+    scope = extract_scope("初二物理书里有没有 摄氏度 华氏度 开尔文 互相换算的那种表格", bundled).scope
+    assert scope.subject == ("physics",) and scope.content_type == ("textbook",)
+    assert extract_scope("历史书写", bundled).scope.content_type == ()      # writing history is not a book
+
+
+def test_an_amc_session_written_as_a_chinese_paper_letter(bundled):
+    scope = extract_scope("AMC12 2002 B卷 12题：n/(20-n) 是整数的平方", bundled).scope
+    assert (scope.paper, scope.session, scope.question_number) == (("AMC 12B",), ("B",), (12,))
