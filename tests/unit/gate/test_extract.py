@@ -940,3 +940,25 @@ def test_a_subject_book_names_the_subject_and_the_textbook(bundled):
 def test_an_amc_session_written_as_a_chinese_paper_letter(bundled):
     scope = extract_scope("AMC12 2002 B卷 12题：n/(20-n) 是整数的平方", bundled).scope
     assert (scope.paper, scope.session, scope.question_number) == (("AMC 12B",), ("B",), (12,))
+
+
+@pytest.mark.parametrize("query, subject", [
+    ("grade 11 physic + math: add two vector by component", ("mathematics", "physics")),
+    ("phisics exam of 2015 year", ("physics",)),
+    ("chemestry test", ("chemistry",)),
+    ("biolgy quiz on cells", ("biology",)),
+])
+def test_a_subject_name_written_with_a_slip_is_read(bundled, query, subject):
+    assert extract_scope(query, bundled).scope.subject == subject
+
+
+@pytest.mark.parametrize("query", ["the physical properties of water", "a mystery novel", "phonics lesson",
+                                   "historic buildings"])
+def test_words_near_a_subject_name_are_not_read_as_it(bundled, query):
+    assert extract_scope(query, bundled).scope.subject == ()
+
+
+@pytest.mark.parametrize("query, level", [("Virginia SOL test science grade fourth, 2009 year", "grade_4"),
+                                          ("chemestry grade eigth", "grade_8"), ("nineth grade maths", "grade_9")])
+def test_an_ordinal_after_grade_and_its_common_slips(bundled, query, level):
+    assert extract_scope(query, bundled).scope.level == (level,)
