@@ -241,10 +241,12 @@ class SearchService:
                                             "decided without its hits and the ladder retrieved it in full")
             response.penalties.extend(gate.response.penalties)
         accepted = Accepted(W0, [], [])
-        # The narrowest relaxed rung that found anything: the answer instead of the unfiltered W3, or of a last
-        # rung that found nothing, when no rung finds on-topic results (an unfiltered pool with nothing on-topic
-        # is no better than a filtered one, and it leaves the asked scope; an empty answer hides what the nearer
-        # rung found). W0 is not such a rung: off-topic results are never labelled exact.
+        # The narrowest relaxed rung that found anything: the answer instead of the unfiltered W3, of a last rung
+        # that found nothing, or (when W0 held nothing) of the widest rung, when no rung finds on-topic results (an
+        # unfiltered or wider pool with nothing on-topic is no better than a nearer one, and it leaves more of the
+        # asked scope: README, relaxation goes to the nearest scope; an empty answer hides what the nearer rung
+        # found). W0 is not such a rung: off-topic results are never labelled exact. Where W0 held results, the
+        # widest rung still answers: it holds W0's own material (a solution asked for, beside the question).
         narrowest: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]] | None = None
         # The first relaxed rung whose every result is in another language than the query's: its words cannot judge
         # it ("初一科学 理化部分 物理变化vs化学变化" shares no word with the English grade-7 science items). It answers
@@ -284,8 +286,9 @@ class SearchService:
             if later:
                 step, outcome, docs = _fall_back(response, foreign, "; every result in another language than the "
                                                  f"query's, so not judged by its words, and the {later}: this rung answers")
-            elif done and not on_topic and (step.lexical_only or not docs) and narrowest is not None:
-                instead = "W3" if step.lexical_only else "the empty last rung"
+            elif done and not on_topic and narrowest is not None and narrowest[1] is not step \
+                    and (step.lexical_only or not docs or not response.relaxation_trace[0].admissible):
+                instead = "W3" if step.lexical_only else ("the empty last rung" if not docs else "the widest rung")
                 step, outcome, docs = _fall_back(response, narrowest, "; no rung found on-topic results: the "
                                                  f"narrowest non-empty relaxed rung answers, not {instead}")
             if done:

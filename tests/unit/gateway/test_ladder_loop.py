@@ -149,6 +149,21 @@ def test_a_ladder_that_ends_on_an_empty_rung_answers_with_the_narrowest_relaxed_
     assert [r.doc_id for r in resp.results] == ["c1"] and all(r.relaxation == W1 for r in resp.results)
 
 
+def test_an_empty_w0_with_nothing_on_topic_anywhere_answers_from_the_narrowest_relaxed_rung_not_the_widest() -> None:
+    # round 29: "Common Core grade-9 standard ... (in Spanish)": W0 holds nothing, the high-school band and every wider
+    # rung hold standards the query's words cannot judge; the nearest scope answers (README: the nearest relaxation)
+    gate = FakeGate(ladder((W0, {"subject": "astronomy"}), (W1, {"subject": "chemistry"}), (W1, {})), ["volcano"])
+    resp = search(service(gate), "volcano", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, True, False] and resp.final_step == W1
+    assert "the narrowest non-empty relaxed rung answers, not the widest rung" in resp.relaxation_trace[1].reason
+    assert [r.doc_id for r in resp.results] == ["c1"]
+    # ... but a W0 that held results (off topic) leaves the widest rung the answer: it holds W0's own kind too
+    gate = FakeGate(ladder((W0, {"subject": "chemistry", "level": "grade_10"}), (W1, {"subject": "physics"}),
+                           (W1, {})), ["volcano"])
+    resp = search(service(gate), "volcano", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, False, True] and len(resp.results) == 3
+
+
 def test_off_topic_w0_results_are_never_the_fallback() -> None:
     gate = FakeGate(ladder((W0, {"subject": "chemistry"}), (W3, {})), ["volcano"])
     resp = search(service(gate), "volcano", "E")
