@@ -46,6 +46,18 @@ def is_on_topic(text: str, stems: set[str], min_overlap: int = 1) -> bool:
     return len(stems.intersection(token_set(text))) >= min(min_overlap, len(stems))
 
 
+#: Words a result must share with the query for another sitting's numbered question to answer (a step marked
+#: ``on_topic_only``, services.gate.sittings.numbered_elsewhere): one shared word is chance, not the asked item
+#: ("pull up question five from the ... fourth grade science test twenty seventeen": "pull" is in other years'
+#: question 5 about magnets; round 27-29 annotators label every such look-up an abstention).
+NUMBERED_ELSEWHERE_OVERLAP = 2
+
+
+def answers_elsewhere(text: str, stems: set[str]) -> bool:
+    """Whether ``text`` shares ``NUMBERED_ELSEWHERE_OVERLAP`` of the query's topic stems (never with fewer stems)."""
+    return len(stems.intersection(token_set(text))) >= NUMBERED_ELSEWHERE_OVERLAP
+
+
 def judged_by_words(step_filter: Scope) -> bool:
     """Whether a step's results must share the query's topic words to count as on-topic."""
     return not names_marking_of_a_question(step_filter)

@@ -29,7 +29,8 @@ from chsr.v1 import common_pb2, gate_pb2, gateway_pb2
 from gateway.budget import Budget
 from gateway.cache.base import CacheUnavailable, ResultCache, cache_key
 from gateway.catalogue_sync import CatalogueSync
-from gateway.ontopic import drops_asked_kind, far_from_asked, is_on_topic, judged_by_words, topic_stems, words_can_judge
+from gateway.ontopic import (answers_elsewhere, drops_asked_kind, far_from_asked, is_on_topic, judged_by_words,
+                             topic_stems, words_can_judge)
 from gateway.pipelines import PipelineConfig
 from gateway.preference import Preference, settle_by_top
 from gateway.request import SearchPlan
@@ -264,7 +265,8 @@ class SearchService:
             degraded.extend(d for d in outcome.degraded if d not in degraded)
             docs = [Doc.from_proto(c.document) for c in outcome.candidates]
             by_words = judged_by_words(Scope.from_proto(step.filter))
-            on_topic = sum(is_on_topic(d.full_text, stems if by_words else set()) for d in docs)
+            on_topic = sum(answers_elsewhere(d.full_text, stems) if step.on_topic_only and by_words
+                           else is_on_topic(d.full_text, stems if by_words else set()) for d in docs)
             # a step that answers only on topic (another year's numbered question) is never taken off topic
             answers = on_topic > 0 or not step.on_topic_only
             done = on_topic > 0 or (i == len(gate.ladder) - 1 and answers) or not pipeline.relaxation

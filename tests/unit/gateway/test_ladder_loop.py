@@ -228,8 +228,11 @@ def test_a_step_that_answers_only_on_topic_is_never_taken_off_topic() -> None:
 def test_a_step_that_answers_only_on_topic_answers_on_topic() -> None:
     steps = ladder((W0, {"subject": "astronomy"}), (W1, {"subject": "physics"}))
     steps[1].on_topic_only = True
-    resp = search(service(FakeGate(steps, ["falling"])), "falling ball", "E")
+    resp = search(service(FakeGate(steps, ["falling", "ball"])), "falling ball", "E")
     assert resp.final_step == W1 and resp.results[0].doc_id == "p2"
+    # one shared word is chance, not the asked item (gateway.ontopic.NUMBERED_ELSEWHERE_OVERLAP)
+    resp = search(service(FakeGate(steps, ["falling"])), "falling", "E")
+    assert resp.final_step == W0 and not resp.results
 
 
 W2 = common_pb2.RELAXATION_STEP_W2_DROP_LEVEL
