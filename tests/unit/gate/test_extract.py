@@ -962,3 +962,10 @@ def test_words_near_a_subject_name_are_not_read_as_it(bundled, query):
                                           ("chemestry grade eigth", "grade_8"), ("nineth grade maths", "grade_9")])
 def test_an_ordinal_after_grade_and_its_common_slips(bundled, query, level):
     assert extract_scope(query, bundled).scope.level == (level,)
+
+
+def test_chinese_chat_shorthand_t12_is_an_item_number_only_beside_chinese_text(bundled):
+    assert extract_scope("2021年AMC8 T12 解析 急", bundled).scope.question_number == (12,)
+    assert extract_scope("2020 全国2卷 理数T17 答案", bundled).scope.question_number == (17,)
+    assert extract_scope("2019年 T1 温度", bundled).scope.question_number == ()     # a temperature
+    assert extract_scope("T12 in 2019 physics", bundled).scope.question_number == ()
