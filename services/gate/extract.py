@@ -33,8 +33,10 @@ SOFT_BELOW = 0.7
 DROP_BELOW = 0.35
 STRICT_MIN = 0.8
 YEAR_MULTI = 0.6
-#: A year, alone or glued to an exam acronym that follows it ("2001AMC12A"), never part of a longer token.
-_YEAR = re.compile(r"(?<![0-9A-Za-z_^.\-/])(?P<y>(?:19|20)\d\d)(?:\s*年)?(?![0-9a-z_^])(?![A-Z](?![A-Z]))")
+#: A year, alone or glued to an exam acronym that follows it ("2001AMC12A"), never part of a longer token nor a
+#: number with decimals or thousands ("2000.56", "2000,560").
+_YEAR = re.compile(r"(?<![0-9A-Za-z_^.\-/])(?P<y>(?:19|20)\d\d)(?:\s*年)?(?![0-9a-z_^])(?![A-Z](?![A-Z]))"
+                   r"(?!\.\d)(?!,\d{3}(?![0-9]))")
 #: A contest year with its session letter glued on ("AMC 12 2014B"): the year, only after the contest's name ("code
 #: 2019A" is no year); the letter is the paper's session (the AMC paper pattern reads it).
 _SESSION_YEAR = re.compile(r"(?<![a-z])amc[\s-]*(?:10|12)[\s,-]*(?P<y>(?:19|20)\d\d)(?=[ab](?![0-9a-z]))", re.IGNORECASE)

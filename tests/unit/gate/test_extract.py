@@ -969,3 +969,47 @@ def test_chinese_chat_shorthand_t12_is_an_item_number_only_beside_chinese_text(b
     assert extract_scope("2020 全国2卷 理数T17 答案", bundled).scope.question_number == (17,)
     assert extract_scope("2019年 T1 温度", bundled).scope.question_number == ()     # a temperature
     assert extract_scope("T12 in 2019 physics", bundled).scope.question_number == ()
+
+
+# ---- round 30: Korean and Brazilian Portuguese school words; a decimal is not a year ------------------------
+@pytest.mark.parametrize("query, field, value", [
+    ("virginia SOL 5학년 과학 2014년꺼에 바다에서 제일 깊은 곳", "level", ("grade_5",)),
+    ("고2 물리 기출 2019년 5번", "level", ("grade_11",)),
+    ("고등학교 1학년 수학", "level", ("grade_10",)),
+    ("중학교 3학년 과학", "level", ("grade_9",)),
+    ("초등 4학년 과학 문제", "level", ("grade_4",)),
+    ("대학 물리 (college level) 교재에서 단진자 주기 공식", "level", ("college",)),
+    ("고딩 레벨 화학 문제", "level", ("high_school",)),
+    ("livro de fisica 9º ano - tabela de conversão", "level", ("grade_9",)),
+    ("2º ano do ensino médio física", "level", ("grade_11",)),
+    ("gabarito da MSA Maryland 8ª série 2012", "level", ("grade_8",)),
+    ("questões de física do ensino médio", "level", ("high_school",)),
+    ("psicologia nível faculdade", "level", ("college",)),
+    ("물리책에 있는 유전상수 표", "subject", ("physics",)),
+    ("생명과학 세포 분열", "subject", ("biology",)),
+    ("질문: 경제학 수요 곡선", "subject", ("economics",)),
+    ("questão de história do gaokao", "subject", ("history",)),
+    ("물리책에 있는 유전상수 표", "content_type", ("textbook",)),
+    ("대학 물리 교재에서 단진자 주기", "content_type", ("textbook",)),
+    ("2019 AMC 8 25번 풀이", "content_type", ("solution",)),
+    ("resolução AMC 8 2019 #25", "content_type", ("solution",)),
+    ("rubrica/gabarito comentado oficial da MSA Maryland 2012", "content_type", ("mark_scheme",)),
+    ("prova Virginia SOL 3rd grade ciencias 2009, questão 12", "question_number", (12,)),
+    ("MSA Maryland 8ª série 2012, questão nº 28", "question_number", (28,)),
+    ("Maine MEA 8학년 science 2016년 8번 문제요", "question_number", (8,)),
+    ("2023 AMC 12B 19번: 2023개 공을 3 bins에", "question_number", (19,)),
+    ("이 공식 3번 반복해서 외우기", "question_number", ()),             # undated: '3번' is 'three times'
+    ("2019년 AMC 8 3번째 문제 유형", "question_number", ()),             # an ordinal, not an item number
+])
+def test_korean_and_portuguese_school_words(bundled, query, field, value):
+    assert _field(bundled, query, field) == value
+
+
+@pytest.mark.parametrize("query, years", [
+    ("significant figures 표 - 0.053, 2000.56, 45,600 같은 예시", ()),
+    ("a mass of 1998.5 g", ()), ("a population of 2,012,000", ()), ("AMC 8 2019, problem 5", (2019,)),
+    ("2018,2019年全国卷", (2018, 2019)),
+])
+def test_decimals_and_grouped_numbers_are_not_years(bundled, query, years):
+    assert _field(bundled, query, "year") == years
+
