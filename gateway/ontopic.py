@@ -55,7 +55,7 @@ NUMBERED_ELSEWHERE_OVERLAP = 2
 
 def answers_elsewhere(text: str, stems: set[str]) -> bool:
     """Whether ``text`` shares ``NUMBERED_ELSEWHERE_OVERLAP`` of the query's topic stems (never with fewer stems)."""
-    return len(stems.intersection(token_set(text))) >= NUMBERED_ELSEWHERE_OVERLAP
+    return len(stems) >= NUMBERED_ELSEWHERE_OVERLAP and is_on_topic(text, stems, NUMBERED_ELSEWHERE_OVERLAP)
 
 
 def judged_by_words(step_filter: Scope) -> bool:

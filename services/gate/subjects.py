@@ -75,11 +75,12 @@ _LATIN_WORD = re.compile(r"(?<![a-z\u00c0-\u024f])[a-z]{5,}(?![a-z\u00c0-\u024f]
 
 def _misspelt_names(st: SpanText, vocab: Vocabulary) -> list[Hit]:
     hits: list[Hit] = []
+    names = _english_names(vocab)
     for match in _LATIN_WORD.finditer(st.view()):
         word = match.group(0)
         if word in vocab.stopwords:
             continue
-        for subject, name in _english_names(vocab):
+        for subject, name in names:
             if word != name and _edits(word, name) <= (1 if len(name) <= 8 else 2):
                 hits.append(Hit(match.start(), match.end(), word, ((subject,), MISSPELT_NAME_CONFIDENCE)))
                 break
