@@ -27,7 +27,7 @@ from services.gate.series import (board_beside_corrected_subject, board_keeps_st
                                  series_subject, with_series_board, within_named_boards)
 from services.gate.sibling import (corrected_number, corrected_sitting, hedged_number, sibling_rung, with_beyond_rung,
                                    with_sibling_rung)
-from services.gate.sittings import after_the_index, numbered_gap, off_cycle, series_not_held
+from services.gate.sittings import after_the_index, never_sat, numbered_gap, off_cycle, series_not_held
 from services.gate.vocabulary import Vocabulary
 
 #: Fields whose corpus values the look-up rules consult (a stated board or paper the corpus lacks).
@@ -100,7 +100,8 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
         decision = replace(decision, filter=agreed[0], notes=[*decision.notes, agreed[1]])
     # a sitting after the index's last year, an item of a series the index lacks: nothing to relax to
     future = (after_the_index(decision.filter, vocab) or off_cycle(decision.filter, vocab)
-              or numbered_gap(decision.filter, vocab) or series_not_held(decision.fields))
+              or numbered_gap(decision.filter, vocab) or never_sat(decision.filter, vocab)
+              or series_not_held(decision.fields))
     if future:  # (services.gate.sittings)
         strict_scope = True
         decision = replace(decision, notes=[*decision.notes, future])

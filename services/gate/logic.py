@@ -32,7 +32,7 @@ from services.gate.ladder import LadderStep, build_ladder
 from services.gate.marking import marking_rungs
 from services.gate.nearest import with_language_level, with_nearest_level, with_reference_material
 from services.gate.series import find_gap, with_series_board, with_series_rungs
-from services.gate.sittings import after_the_index, numbered_elsewhere, numbered_gap, off_cycle
+from services.gate.sittings import after_the_index, never_sat, numbered_elsewhere, numbered_gap, off_cycle
 from services.gate.vocabulary import Vocabulary
 
 HINT_CONFIDENCE = 1.0
@@ -118,7 +118,8 @@ def run_gate(
     # scope is empty the honest answer is nothing, not another paper's item.
     lookup_only = extract and not topics
     # no such sitting (or no such item of it): not relaxed either
-    future = after_the_index(scope, vocab) or off_cycle(scope, vocab) or numbered_gap(scope, vocab)
+    future = (after_the_index(scope, vocab) or off_cycle(scope, vocab) or numbered_gap(scope, vocab)
+              or never_sat(scope, vocab))
     if future:
         notes.append(future)
     gap = find_gap(scope, (), vocab)  # a named series at a grade / year it lacks: relax within it

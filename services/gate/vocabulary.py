@@ -225,6 +225,16 @@ class Vocabulary:
         return out
 
     @cached_property
+    def sittings_sat(self) -> dict[str, tuple[int, int]]:
+        """A composite family's variant -> the first and last year it was really set ("新课标III" -> (2016, 2020)),
+        generic knowledge from the vocabulary, not the index's years."""
+        out: dict[str, tuple[int, int]] = {}
+        for board in self.boards:
+            for variant, (first, last) in (board.get("composite") or {}).get("sat", {}).items():
+                out[variant] = (int(first), int(last))
+        return out
+
+    @cached_property
     def paper_patterns(self) -> dict[int, list]:
         return {i: compile_patterns(b["paper_patterns"]) for i, b in enumerate(self.boards) if b.get("paper_patterns")}
 

@@ -1013,3 +1013,16 @@ def test_korean_and_portuguese_school_words(bundled, query, field, value):
 def test_decimals_and_grouped_numbers_are_not_years(bundled, query, years):
     assert _field(bundled, query, "year") == years
 
+
+
+@pytest.mark.parametrize("query, board", [
+    ("6th grade math competition question: evaluate sqrt(16 sqrt(8 sqrt(4)))", ("MAA AMC",)),
+    ("7th grade math contest problems that use the stamp collection table", ("MAA AMC",)),
+    ("初一数学竞赛 有道表格题", ("MAA AMC",)),
+    ("competition between species for food, grade 7 science", ()),   # not a maths contest
+    ("fun math contest ideas for a class party", ()),                # no exam context: the words name no series
+])
+def test_a_maths_competition_at_a_grade_names_the_contest_series(bundled, query, board):
+    """Round 31: '6th grade math competition question' names the American Mathematics Competitions (weak names:
+    only with exam context), so the grade the series lacks moves within it (AMC 8), not to other material."""
+    assert extract_scope(query, bundled).scope.exam_board == board

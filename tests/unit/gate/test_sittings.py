@@ -10,7 +10,7 @@ import pytest
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceHit, EvidenceParams, FieldDecision
 from services.gate.logic import run_gate
-from services.gate.sittings import after_the_index, numbered_gap, off_cycle, series_not_held
+from services.gate.sittings import after_the_index, never_sat, numbered_gap, off_cycle, series_not_held
 from services.gate.vocabulary import Vocabulary
 
 pytestmark = pytest.mark.unit
@@ -98,6 +98,29 @@ def test_a_numbered_item_of_a_provincial_gaokao_paper_is_not_relaxed(mini):
                       params=EvidenceParams.load())
     assert result.scope.exam_board == ("上海卷",)
     assert [s.label for s in result.ladder] == ["W0"]
+
+
+def test_a_year_a_national_paper_was_never_set_is_not_relaxed(mini):
+    """'2014年全国III卷 ... 第20题 圆锥曲线' (round 31): 全国III卷 was first set in 2016, so no 2014 paper III exists,
+    however on topic another year's question 20 is."""
+    assert mini.sittings_sat["新课标III"] == (2016, 2020)
+    note = never_sat(Scope(paper=("Gaokao 新课标III History",), year=(2014,)), mini)
+    assert "year 2014 was never sat (新课标III was first set in 2016)" in note
+    result = run_gate("2014年全国III卷历史第5题 原题", vocab=mini)
+    assert [s.label for s in result.ladder] == ["W0"]
+    assert any("was never sat" in n for n in result.notes)
+
+
+@pytest.mark.parametrize("scope", [
+    Scope(paper=("Gaokao 新课标III History",), year=(2017,)),    # set in 2017, not held by the index: relaxed
+    Scope(paper=("Gaokao 新课标III History",), year=(2018,)),    # held
+    Scope(paper=("Gaokao 新课标III History",), year=(2021,)),    # after the last: 全国甲, named loosely
+    Scope(paper=("Gaokao 新课标II History",), year=(2009,)),     # no known span for paper II
+    Scope(paper=("Gaokao 新课标III History", "Gaokao 新课标II History"), year=(2014,)),  # one paper without a span
+    Scope(paper=("Gaokao 新课标III History",)),                   # no year
+])
+def test_a_year_inside_the_years_set_or_a_paper_without_known_years_is_not_never_sat(mini, scope):
+    assert never_sat(scope, mini) == ""
 
 
 @pytest.fixture(scope="module")
