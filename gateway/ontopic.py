@@ -63,6 +63,15 @@ def judged_by_words(step_filter: Scope) -> bool:
     return not names_marking_of_a_question(step_filter)
 
 
+def exact_item_in_another_language(step_filter: Scope, docs: Sequence[Doc], language: str) -> bool:
+    """Whether W0's results are the numbered question of a named paper and year, every one of them in another language
+    than the query's: the scope words identify the item, and words cannot judge it ("AMC 12A 2018, problema 7 (la
+    versión del 12A, no la del 10A)": the English item shares no word with the Spanish query, and judged by words the
+    ladder left the exact item for its solution)."""
+    return bool(step_filter.question_number and step_filter.paper and step_filter.year and docs) \
+        and not words_can_judge(docs, language)
+
+
 def words_can_judge(docs: Sequence[Doc], language: str) -> bool:
     """Whether some result is in the query's language (or no language is known), so shared words can judge it."""
     return not language or not docs or any(d.metadata.get("language") in (None, "", language) for d in docs)

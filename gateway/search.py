@@ -13,6 +13,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from operator import itemgetter
+from typing import Sequence
 
 import grpc
 
@@ -29,8 +30,8 @@ from chsr.v1 import common_pb2, gate_pb2, gateway_pb2
 from gateway.budget import Budget
 from gateway.cache.base import CacheUnavailable, ResultCache, cache_key
 from gateway.catalogue_sync import CatalogueSync
-from gateway.ontopic import (answers_elsewhere, drops_asked_kind, far_from_asked, is_on_topic, judged_by_words,
-                             topic_stems, words_can_judge)
+from gateway.ontopic import (answers_elsewhere, drops_asked_kind, exact_item_in_another_language, far_from_asked,
+                             is_on_topic, judged_by_words, topic_stems, words_can_judge)
 from gateway.pipelines import PipelineConfig
 from gateway.preference import Preference, settle_by_top
 from gateway.request import SearchPlan
@@ -264,14 +265,19 @@ class SearchService:
                 timings[stage] = timings.get(stage, 0.0) + ms
             degraded.extend(d for d in outcome.degraded if d not in degraded)
             docs = [Doc.from_proto(c.document) for c in outcome.candidates]
-            by_words = judged_by_words(Scope.from_proto(step.filter))
+            step_scope = Scope.from_proto(step.filter)
+            # W0's named question in another language answers itself, unless the item's next rung still holds it
+            by_words = judged_by_words(step_scope) and not (
+                step.step == W0 and exact_item_in_another_language(step_scope, docs, language)
+                and not _next_rung_holds(gate.ladder, i, docs))
             on_topic = sum(answers_elsewhere(d.full_text, stems) if step.on_topic_only and by_words
                            else is_on_topic(d.full_text, stems if by_words else set()) for d in docs)
             # a step that answers only on topic (another year's numbered question) is never taken off topic
             answers = on_topic > 0 or not step.on_topic_only
             done = on_topic > 0 or (i == len(gate.ladder) - 1 and answers) or not pipeline.relaxation
             reason = ("on-topic results in scope" if on_topic else "no on-topic results") + \
-                ("" if by_words else " (the marking material of the named question: not judged by words)") + \
+                ("" if by_words else " (the marking material of the named question: not judged by words)"
+                 if step.step != W0 else " (the named question, in another language: not judged by words)") + \
                 ("" if answers else " (another year's numbered question answers only on topic)") + \
                 (f"; {len(docs)} < k_min={pipeline.k_min}" if len(docs) < pipeline.k_min else "") + \
                 (f"; {', '.join(outcome.from_probe)} from the probe's lists" if outcome.from_probe else "")
@@ -359,6 +365,22 @@ def _why_foreign_answers(step: common_pb2.LadderStep, docs: list[Doc], stems: se
     if drops_asked_kind(Scope.from_proto(foreign[1].filter), Scope.from_proto(step.filter), asked):
         return "later rungs leave the content type asked for"
     return ""
+
+
+#: Content types of reading material: a rung that moves a numbered look-up to them is not the item's next rung.
+_READING = frozenset({"textbook", "syllabus"})
+
+
+def _next_rung_holds(ladder: Sequence[common_pb2.LadderStep], i: int, docs: list[Doc]) -> bool:
+    """Whether the next rung after ``ladder[i]`` that still names a question number (a rung to reading material
+    skipped) admits every one of ``docs``: it may add the question's marking material beside it ("problem + official
+    answer both pls"). False where that rung moves to the question's marking material alone, or there is none."""
+    for later in ladder[i + 1:]:
+        following = Scope.from_proto(later.filter)
+        if not following.question_number or (following.content_type and set(following.content_type) <= _READING):
+            continue
+        return all(not following.violations(d.metadata) for d in docs)
+    return False
 
 
 def _fall_back(response: gateway_pb2.SearchResponse, rung: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]],

@@ -1026,3 +1026,22 @@ def test_a_maths_competition_at_a_grade_names_the_contest_series(bundled, query,
     """Round 31: '6th grade math competition question' names the American Mathematics Competitions (weak names:
     only with exam context), so the grade the series lacks moves within it (AMC 8), not to other material."""
     assert extract_scope(query, bundled).scope.exam_board == board
+
+
+def test_a_gaokao_economics_question_names_the_politics_paper(bundled):
+    """Round 32: economics is examined inside the Gaokao's 思想政治 paper ('question d'économie du gaokao 2018, sujet
+    national II, n° 3'), so the sitting's politics paper is named, not every paper of the sitting."""
+    scope = extract_scope("question d'économie du gaokao 2018, sujet national II, n° 3", bundled).scope
+    assert scope.paper == ("Gaokao 新课标II Politics",)
+
+
+@pytest.mark.parametrize("query, field, value", [
+    ("maths niveau licence : volume du solide de révolution", "level", ("college",)),
+    ("exercice de L2 maths sur les séries entières", "level", ("college",)),
+    ("licence 3 physique : oscillateur amorti", "level", ("college",)),
+    ("driving licence theory question", "level", ()),                     # English 'licence' is no level
+    ("L1 tube in a circuit diagram", "level", ()),                        # an inductor's name, not a year of study
+    ("criterios de correccion del AMC 8 2017 problema 11", "content_type", ("mark_scheme",)),
+])
+def test_french_university_years_and_unaccented_spanish_marking(bundled, query, field, value):
+    assert _field(bundled, query, field) == value

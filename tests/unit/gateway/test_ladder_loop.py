@@ -307,6 +307,46 @@ def test_a_rung_in_another_language_answers_before_a_later_rung_that_leaves_the_
     assert [r.doc_id for r in resp.results] == ["t1"]
 
 
+NUMBERED = [
+    Doc("q7", "for how many integers n is 4000 times two fifths to the n an integer",
+        metadata={"subject": "mathematics", "paper": "AMC 12A", "year": 2018, "question_number": 7,
+                  "content_type": "exam_question", "language": "en"}),
+    Doc("q7s", "the answer is 9", metadata={"subject": "mathematics", "paper": "AMC 12A", "year": 2018,
+                                             "question_number": 7, "content_type": "solution", "language": "en"}),
+]
+ITEM = {"paper": "AMC 12A", "year": 2018, "question_number": 7}
+
+
+class SpanishGate(FakeGate):
+    def Gate(self, req: gate_pb2.GateRequest, timeout: float) -> gate_pb2.GateResponse:
+        resp = super().Gate(req, timeout)
+        resp.query_language.code = "es"
+        return resp
+
+
+def test_the_named_question_in_another_language_answers_itself(monkeypatch) -> None:
+    # "AMC 12A 2018, problema 7 (...) ¿para cuántos enteros n ...": the English item shares no word with the Spanish
+    # query; judged by words the ladder left it for its solution alone
+    monkeypatch.setattr("tests.unit.gateway.test_ladder_loop.CORPUS", NUMBERED)
+    gate = SpanishGate(ladder((W0, {**ITEM, "content_type": "exam_question"}),
+                              (W1, {**ITEM, "content_type": "solution"})), ["enteros"])
+    resp = search(service(gate), "problema 7 enteros", "E")
+    assert resp.final_step == W0 and [r.doc_id for r in resp.results] == ["q7"]
+    assert "the named question, in another language: not judged by words" in resp.relaxation_trace[0].reason
+
+
+def test_the_named_question_in_another_language_climbs_when_the_next_rung_still_holds_it(monkeypatch) -> None:
+    # "... Q11 ... problem + official answer both pls": the rung that drops the kind keeps the question and adds its
+    # marking material (a rung to reading material between them is not the item's next rung)
+    monkeypatch.setattr("tests.unit.gateway.test_ladder_loop.CORPUS", NUMBERED)
+    gate = SpanishGate(ladder((W0, {**ITEM, "content_type": "exam_question"}),
+                              (W1, {**ITEM, "content_type": "textbook"}),
+                              (W1, ITEM)), ["enteros"])
+    resp = search(service(gate), "problema 7 enteros", "E")
+    assert resp.relaxation_trace[0].accepted is False
+    assert sorted(r.doc_id for r in resp.results) == ["q7", "q7s"]
+
+
 def test_the_probe_searches_a_spanish_query_without_its_grammar_words_and_the_ladder_with_them() -> None:
     gate = FakeGate(ladder((W0, {"subject": "physics"})), ["aceleración"])
     dense = FakeRetriever()
