@@ -79,9 +79,13 @@ def sibling_rung(flt: Scope, unsatisfiable: Mapping[str, str], probe: Sequence[E
 def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence[EvidenceHit],
                       aliases: Mapping[str, str] | None = None) -> tuple[Scope, str] | None:
     """The exact scope on the sibling paper, and a note saying why, when the evidence overruled the text's subject
-    and the probe ranks the sibling's numbered item above the named paper's; None otherwise."""
+    and the probe ranks the sibling's numbered item above the named paper's, or when the lexical probe's first hit
+    is the sibling's item by a wide margin (``dominant_sibling``); None otherwise."""
     if subject is None or not flt.paper or not flt.year:
         return None
+    dominant = dominant_sibling(flt, probe, aliases)
+    if dominant is not None:
+        return dominant
     ranked = sorted(probe, key=lambda h: h.rank)
     named = [h.rank for h in ranked if h.metadata.get("paper") in flt.paper and _same_item(h, flt)]
     # without the evidence overruling the text's subject, only a sibling item the probe ranks near the top, while
@@ -107,6 +111,41 @@ def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence
                 f"query's words: the text's subject is corrected")
         return replace(flt, paper=(paper,), subject=(found,)), note
     return None
+
+
+#: How many times the named paper's best lexical score the sibling's first-ranked item must score to be taken as
+#: the item meant without the evidence overruling the subject.
+DOMINANT_RATIO = 2.0
+
+
+def dominant_sibling(flt: Scope, probe: Sequence[EvidenceHit],
+                     aliases: Mapping[str, str] | None = None) -> tuple[Scope, str] | None:
+    """The exact scope on the sibling paper when the lexical probe's first hit is an item of the asked sitting and
+    year (and number, where one is asked) under another subject, scoring at least ``DOMINANT_RATIO`` times the named
+    paper's best hit (or, when the list holds none of it, its last hit); None otherwise.
+
+    "2016年全国II卷 化学 实验大题：BTB 酸碱指示剂、NaHCO3、水草、试管离日光灯不同距离": the 2016 paper II biology question
+    scores 49.5 and the chemistry paper's best 21.1; its words are the biology item's, and "化学" is the student's
+    mistake (理综 holds physics, chemistry and biology in one sitting). Where the evidence did not overrule the text's
+    subject and the named paper's item ranked in the probe, nothing else moved the scope (eleven authored
+    adversarial cases of this shape, rounds 13-32)."""
+    lexical = sorted((h for h in probe if h.leg == "sparse"), key=lambda h: h.rank)
+    if not lexical or lexical[0].rank != 1:
+        return None
+    top = lexical[0]
+    paper = top.metadata.get("paper")
+    if not paper or paper in flt.paper or not _same_item(top, flt):
+        return None
+    if not any(_same_sitting(paper, asked, aliases) for asked in flt.paper):
+        return None
+    named = [h.score for h in lexical if h.metadata.get("paper") in flt.paper]
+    floor = max(named) if named else lexical[-1].score
+    if floor <= 0 or top.score < DOMINANT_RATIO * floor:
+        return None
+    found = top.metadata.get("subject")
+    note = (f"paper: the text names {' | '.join(flt.paper)}, but {paper} ({top.metadata.get('year')}) matches the "
+            f"query's words far better (lexical score {top.score:.1f} vs {floor:.1f}): the text's subject is corrected")
+    return replace(flt, paper=(paper,), subject=(found,) if found else flt.subject), note
 
 
 def _same_item(hit: EvidenceHit, flt: Scope) -> bool:

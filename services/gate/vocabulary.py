@@ -182,11 +182,12 @@ class Vocabulary:
 
     @cached_property
     def board_names(self) -> AliasTable:
-        """Board alias -> (board index, weak). Weak names (US state names) need exam context."""
+        """Board alias -> (board index, weak). Weak names (US state names) and weak descriptions ("math competition")
+        need exam context."""
         entries = []
         for index, board in enumerate(self.boards):
             entries += [(alias, (index, False)) for alias in board.get("names", [])]
-            entries += [(alias, (index, True)) for alias in board.get("weak_names", [])]
+            entries += [(alias, (index, True)) for key in ("weak_names", "weak_descriptions") for alias in board.get(key, [])]
         return AliasTable(entries)
 
     @cached_property

@@ -35,9 +35,24 @@ def relax_year(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
     query = f"{lookup_text(item, lang, rng, year=year, qn=None)} {rng.choice(['', ': ', '- '])}{topic(item, rng)}"
     scope = gold(item, level=True, cite=("year", "paper"))
     scope["year"] = year
+    if _never_sat(item.meta["paper"], year):
+        # a year before the paper was first set ("2013年全国卷III"): no such sitting anywhere, an abstention
+        # (curriculum README), not a relaxation; made from the same draws, so the cases after it stay as they were
+        return make_case(kind, query, scope, {}, slice_=slice_of(item, lang), task="adversarial", items=[item.id],
+                         empty=True, notes="a year before the paper was first set: never sat, nothing to relax to")
     relaxed = dict(scope, year=None)
     return make_case(kind, query, scope, relevant_for(idx, [item.id], relaxed), slice_=slice_of(item, lang),
                      task="relaxation", items=[item.id], empty=True, relaxed=relaxed)
+
+
+def _never_sat(paper: str, year: int) -> bool:
+    """Whether ``year`` is before ``paper``'s national paper was first set (the vocabulary's ``sat`` years)."""
+    return any(f" {variant} " in f" {paper} " and year < first for variant, (first, _) in _sat().items())
+
+
+@cache
+def _sat() -> dict[str, tuple[int, int]]:
+    return Vocabulary.load().sittings_sat
 
 
 def nearest_levels(idx: CorpusIndex, subjects: tuple[str, ...], asked: str, content_type: str) -> list[str]:

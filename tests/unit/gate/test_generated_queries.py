@@ -283,3 +283,20 @@ def test_the_appended_kind_leaves_the_earlier_kinds_as_they_were(generated, monk
     monkeypatch.delitem(generate_queries.KIND_COUNTS, "chatty_lookup")
     earlier = generate_queries.generate(idx, seed=14, scale=0.05)
     assert [c["query"] for c in earlier] == [c["query"] for c in cases if not c["case_id"].startswith("gen_chatty")]
+
+
+def test_a_year_relaxation_never_asks_for_a_sitting_before_its_paper_was_first_set():
+    """Round 31: '2013年全国卷III数学(文)' asks for a paper first set in 2016, never sat in 2013: an abstention
+    (curriculum README), not a relaxation to the paper's other years."""
+    from services.gate.vocabulary import Vocabulary
+
+    sat = Vocabulary.load().sittings_sat
+    committed = REPO_ROOT / "benchmarks" / "cerb-generalisation" / "generated.jsonl"
+    cases = _of_kind([json.loads(line) for line in committed.read_text(encoding="utf-8").splitlines() if line.strip()],
+                     "relax_year")
+    never = [c for c in cases
+             if any(f" {v} " in f" {c['scope']['paper']} " and c["scope"]["year"] < first for v, (first, _) in sat.items())]
+    assert never, "the committed set holds such look-ups"
+    for case in never:
+        assert case["task_type"] == "adversarial" and case["relevant"] == {} and case["relaxed_scope"] is None
+    assert all(c["task_type"] == "relaxation" and c["relevant"] for c in cases if c not in never)

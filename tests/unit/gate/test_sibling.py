@@ -11,8 +11,8 @@ from chsr.scope import Scope
 from services.gate.evidence_features import EvidenceHit
 from services.gate.ladder import LadderStep
 from services.gate.evidence import FieldDecision
-from services.gate.sibling import (corrected_number, corrected_sitting, sibling_rung, with_beyond_rung,
-                                   with_sibling_rung)
+from services.gate.sibling import (corrected_number, corrected_sitting, dominant_sibling, sibling_rung,
+                                   with_beyond_rung, with_sibling_rung)
 
 pytestmark = pytest.mark.unit
 
@@ -178,6 +178,32 @@ def test_without_a_conflict_or_a_number_a_sibling_item_of_the_year_near_the_top_
 ])
 def test_without_a_number_the_named_paper_stays_otherwise(probe):
     assert corrected_sitting(UNNUMBERED, KEPT, probe) is None
+
+
+def scored(paper: str, score: float, rank: int, year: int = 2019, subject: str = "politics") -> EvidenceHit:
+    return EvidenceHit({"paper": paper, "question_number": rank, "year": year, "subject": subject}, score, "sparse", rank)
+
+
+def test_a_sibling_item_the_lexical_probe_ranks_first_by_a_wide_margin_corrects_the_subject():
+    """"2016年全国II卷 化学 实验大题：BTB 酸碱指示剂、NaHCO3、水草 ..." (round 32): the evidence keeps the text's chemistry,
+    the chemistry paper's items of that year rank (5th), but the biology item scores more than twice as high."""
+    probe = [scored("Gaokao 新课标II Politics", 49.5, 1), scored("Gaokao 新课标II History", 21.1, 5, subject="history")]
+    corrected = corrected_sitting(UNNUMBERED, KEPT, probe)
+    assert corrected is not None and corrected[0].paper == ("Gaokao 新课标II Politics",)
+    assert corrected[0].subject == ("politics",) and "lexical score 49.5 vs 21.1" in corrected[1]
+
+
+@pytest.mark.parametrize("probe", [
+    [scored("Gaokao 新课标II Politics", 30.0, 1), scored("Gaokao 新课标II History", 21.1, 2, subject="history")],  # no margin
+    [scored("Gaokao 新课标II Politics", 49.5, 1, year=2018), scored("Gaokao 新课标II History", 21.1, 2,
+                                                                  subject="history")],                   # another year
+    [scored("Gaokao 新课标I Politics", 49.5, 1), scored("Gaokao 新课标II History", 21.1, 2,
+                                                      subject="history")],                               # another sitting
+    [scored("Gaokao 新课标II History", 49.5, 1, subject="history"), scored("Gaokao 新课标II Politics", 10.0, 2)],  # named first
+    [scored("Gaokao 新课标II Politics", 49.5, 1)],                                                         # one hit: no margin
+])
+def test_the_lexical_margin_needs_the_first_hit_of_the_same_sitting_and_year_at_twice_the_named_papers(probe):
+    assert dominant_sibling(UNNUMBERED, probe) is None
 
 
 AMC = Scope.from_dict({"level": "grade_12", "year": 2024, "session": "A", "paper": "AMC 12A", "question_number": 5,
