@@ -61,6 +61,13 @@ _DASH_AFTER_WORD = re.compile(r"[^\W\d_]{2,}\s+[-–—]$")
 _WITH = re.compile(r"(?<![0-9a-z])w/$", re.IGNORECASE)
 #: A span of years ("1950～2008年", "1914-1918", "1840 to 1949"): what the item is about, never the sitting.
 _YEAR_SPAN = re.compile(r"(?<![0-9])\d{4}\s*(?:~|～|-|–|—|至|到|to|until)\s*\d{4}(?![0-9])")
+#: A span of years right before or after the name of an exam ("2014-2016 高考数学", "AMC 8 2015-2017 problems on
+#: probability"): the sittings asked for, every year of it (at most ``SITTING_SPAN`` years).
+_SITTINGS_AFTER = re.compile(r"\s*年?\s*(?:的\s*)?(?:高考|全国|新课标|新高考|gaokao|amc|真题|试卷|考题|exams?\b|papers?\b|tests?\b|"
+                             r"sittings?\b|contests?\b)", re.IGNORECASE)
+_SITTINGS_BEFORE = re.compile(r"(?:高考|gaokao|amc\s*(?:8|10|12)?\s*[ab]?|exams?|papers?|tests?|sittings?|contests?)\s*(?:from\s*)?$",
+                              re.IGNORECASE)
+SITTING_SPAN = 10
 #: A month or season written next to the year ("spring 2012 released test", "June 2014", "Mai 2019", "2012年6月") dates
 #: the sitting: it is part of the year, not a topic word the on-topic check would look for.
 _SITTING_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -194,6 +201,13 @@ def _years(st: SpanText, vocab: Vocabulary) -> tuple | None:
     found: list[tuple[int, str]] = []
     view = st.view(case_sensitive=True)
     spans = [m.span() for m in _YEAR_SPAN.finditer(view)]
+    for match in _YEAR_SPAN.finditer(view):
+        first, last = (int(y) for y in re.findall(r"\d{4}", match.group(0)))
+        if not (low <= first < last <= high and last - first < SITTING_SPAN):
+            continue
+        if _SITTINGS_AFTER.match(view, match.end()) or _SITTINGS_BEFORE.search(view[max(0, match.start() - 16):match.start()]):
+            found += [(year, match.group(0)) for year in range(first, last + 1)]  # the sittings asked for
+            st.claim(match.start(), match.end(), "year")
     for match in _YEAR.finditer(view):
         year = int(match.group("y"))
         before = view[: match.start()].rstrip()

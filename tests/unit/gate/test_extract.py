@@ -1045,3 +1045,26 @@ def test_a_gaokao_economics_question_names_the_politics_paper(bundled):
 ])
 def test_french_university_years_and_unaccented_spanish_marking(bundled, query, field, value):
     assert _field(bundled, query, field) == value
+
+
+@pytest.mark.parametrize("query, years", [
+    ("2014-2016 高考数学 二项式定理：求展开式中某一项系数的题目", (2014, 2015, 2016)),   # the sittings asked for
+    ("AMC 8 2015-2017 problems on probability", (2015, 2016, 2017)),
+    ("2018 全国II卷 政治 第3题 某国2015-2017年财政赤字率和通货膨胀率表格", (2018,)),   # a span in the item's data
+    ("chinese gaokao history 2008 - a table of public holidays 1950-2008", (2008,)),
+    ("2010-2020 人口变化 表", ()),
+])
+def test_a_span_of_years_beside_an_exams_name_is_the_sittings_asked_for(bundled, query, years):
+    """Round 34: '2014-2016 高考数学 ... 全部列出来' asks for three years' papers; a span inside the item's data
+    (a table of 2015-2017 inflation) is still not the sitting."""
+    assert _field(bundled, query, "year") == years
+
+
+@pytest.mark.parametrize("query, field, value", [
+    ("examen SOL de Virginia, ciencias de 6.º grado, 2009: el granito", "level", ("grade_6",)),
+    ("estándar de 10.º grado de matemáticas", "level", ("grade_10",)),
+    ("how do you get 50/99 on 2019 AMC 8 #17, the long telescoping product", "content_type", ("solution",)),
+    ("physics textbook: how do you get P = I^2 R from P = IV using Ohm's law?", "content_type", ("textbook",)),
+])
+def test_spanish_ordinal_grades_and_how_an_answer_is_reached(bundled, query, field, value):
+    assert _field(bundled, query, field) == value
