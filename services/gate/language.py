@@ -27,10 +27,13 @@ _PATTERNS = [
     re.compile(rf"\b(?P<lang>{_NAME})\s+(?:\w+\s+){{0,2}}?(?:{_NOUNS})\b"),
     re.compile(rf"\b(?:in|en|auf|version|versión)\s+(?P<lang>{_NAME})\b"),
 ]
-_CJK_ITEM = r"(?=的?(?:选择题|试题|题目|题|版))"
+#: "法文的选择题", "法语的物理选择题", "德语经济学选择题": the language before an item word, a subject (up to four Han
+#: characters) between them at most ("学法语的题" elsewhere is not matched: the language must come first)
+_CJK_ITEM = r"(?=的?[\u3400-\u9fff]{0,4}?(?:选择题|试题|题目|题|版))"
 _CJK = [(re.compile(r"中文版|中文题|汉语版"), "zh"), (re.compile(rf"英文版|英语版|英文{_CJK_ITEM}"), "en"),
-        (re.compile(rf"法文版|法语版|法文{_CJK_ITEM}"), "fr"), (re.compile(rf"德文版|德语版|德文{_CJK_ITEM}"), "de"),
-        (re.compile(rf"西班牙文版|西班牙语版|西文版|西班牙文{_CJK_ITEM}"), "es"),
+        (re.compile(rf"法文版|法语版|法文{_CJK_ITEM}|法语{_CJK_ITEM}"), "fr"),
+        (re.compile(rf"德文版|德语版|德文{_CJK_ITEM}|德语{_CJK_ITEM}"), "de"),
+        (re.compile(rf"西班牙文版|西班牙语版|西文版|西班牙文{_CJK_ITEM}|西班牙语{_CJK_ITEM}"), "es"),
         # Japanese: 仏語 / フランス語 (French), 独語 / ドイツ語 (German), スペイン語 (Spanish), as the gate reads them after
         # chsr.chinese.simplified (語 -> 语; the query is converted before extraction)
         (re.compile(r"仏语|フランス语"), "fr"), (re.compile(r"独语|ドイツ语"), "de"), (re.compile(r"スペイン语"), "es")]

@@ -86,16 +86,17 @@ def numbered_gap(flt: Scope, vocab: Vocabulary) -> str:
 
 
 def never_sat(flt: Scope, vocab: Vocabulary) -> str:
-    """The note when every named paper is a national paper whose first year is known and every asked year is
-    before it, unheld by the index too ('' otherwise).
+    """The note when every named paper is a national paper whose years are known and every asked year is before
+    its first (or, for a numbered item, after its last), unheld by the index too ('' otherwise).
 
     "2014年全国III卷理科数学第20题 圆锥曲线": 全国III卷 was first set in 2016, so no 2014 paper III exists, in the
     index or anywhere (curriculum README: a year that was never held is an abstention, and another year's item is
     leakage), however on topic the 2017 paper's question 20 is. Three annotators, blind to the gate, wrote such
-    look-ups as abstentions (round 31). A year after the paper's last is still relaxed: the provinces that sat
-    全国III moved to 全国甲 in 2021 and "2021 全国三卷" names that sitting loosely (two authored relaxations of
-    round 14 find its items that way). A year the paper was set but the index lacks ("2009年新课标卷 ... 第17题")
-    is a relaxation, as before."""
+    look-ups as abstentions (round 31). A year after the paper's last is a sitting never held only for a numbered
+    item ("2021年全国III卷理综物理 第13题 参考答案", round 35: like any numbered look-up of a paper the index lacks,
+    dev's st_adv.05); a topical request is still relaxed: the provinces that sat 全国III moved to 全国甲 in 2021 and
+    "2021 全国三卷 油膜法" names that sitting loosely (two authored relaxations of round 14 find its items that way). A
+    year the paper was set but the index lacks ("2009年新课标卷 ... 第17题") is a relaxation, as before."""
     spans = vocab.sittings_sat
     if not flt.paper or not flt.year or not spans:
         return ""
@@ -104,11 +105,11 @@ def never_sat(flt: Scope, vocab: Vocabulary) -> str:
         variant = next((v for v in spans if f" {v} " in f" {name} "), None)
         if variant is None:
             return ""
-        first, _ = spans[variant]
+        first, last = spans[variant]
         held = set(_years_held(name, vocab))
-        if not all(y < first and y not in held for y in flt.year):
+        if not all((y < first or (y > last and flt.question_number)) and y not in held for y in flt.year):
             return ""
-        said.append(f"{variant} was first set in {first}")
+        said.append(f"{variant} was set {first}-{last}")
     asked = ", ".join(str(y) for y in flt.year)
     return f"year {asked} was never sat ({'; '.join(dict.fromkeys(said))}): no such sitting to relax to; not relaxed"
 

@@ -425,6 +425,8 @@ def test_accuracy_scoring_counts_exact_over_and_missed(bundled):
     ("Spanish version of the question on half-life", ("es",)),
     ("la question en français sur la gelée blanche", ("fr",)),
     ("2019年 中文版 物理题", ("zh",)),
+    ("找一道法语的物理选择题：白光照到棱镜上分解成彩虹的颜色", ("fr",)),   # a subject between language and item (round 35)
+    ("德语经济学选择题：哪座城市长期有 Smog 问题", ("de",)),
 ])
 def test_requested_language_version_is_extracted(query, expected):
     from services.gate.extract import extract_scope
@@ -437,6 +439,7 @@ def test_requested_language_version_is_extracted(query, expected):
     "question d'économie : pourquoi les étoiles filantes brûlent-elles ?",  # written in French, asks for nothing
     "all versions of the spring constant problem, French and German",
     "English essay on a Shakespeare sonnet",
+    "高考英语选择题 2019",   # 英语 is the subject English, not a language version
 ])
 def test_language_is_not_constrained_without_a_request(query):
     from services.gate.extract import extract_scope

@@ -105,7 +105,9 @@ def test_a_year_a_national_paper_was_never_set_is_not_relaxed(mini):
     however on topic another year's question 20 is."""
     assert mini.sittings_sat["新课标III"] == (2016, 2020)
     note = never_sat(Scope(paper=("Gaokao 新课标III History",), year=(2014,)), mini)
-    assert "year 2014 was never sat (新课标III was first set in 2016)" in note
+    assert "year 2014 was never sat (新课标III was set 2016-2020)" in note
+    numbered = Scope(paper=("Gaokao 新课标III History",), year=(2021,), question_number=(13,))
+    assert "year 2021 was never sat" in never_sat(numbered, mini)   # after the last, a numbered item
     result = run_gate("2014年全国III卷历史第5题 原题", vocab=mini)
     assert [s.label for s in result.ladder] == ["W0"]
     assert any("was never sat" in n for n in result.notes)
@@ -114,7 +116,7 @@ def test_a_year_a_national_paper_was_never_set_is_not_relaxed(mini):
 @pytest.mark.parametrize("scope", [
     Scope(paper=("Gaokao 新课标III History",), year=(2017,)),    # set in 2017, not held by the index: relaxed
     Scope(paper=("Gaokao 新课标III History",), year=(2018,)),    # held
-    Scope(paper=("Gaokao 新课标III History",), year=(2021,)),    # after the last: 全国甲, named loosely
+    Scope(paper=("Gaokao 新课标III History",), year=(2021,)),    # after the last, topical: 全国甲, named loosely
     Scope(paper=("Gaokao 新课标II History",), year=(2009,)),     # no known span for paper II
     Scope(paper=("Gaokao 新课标III History", "Gaokao 新课标II History"), year=(2014,)),  # one paper without a span
     Scope(paper=("Gaokao 新课标III History",)),                   # no year
