@@ -244,11 +244,19 @@ MIXED = [
 ]
 
 
-class ChineseGate(FakeGate):
+class LanguageGate(FakeGate):
+    """The fake gate, reporting the query's language as ``language``."""
+
+    language = ""
+
     def Gate(self, req: gate_pb2.GateRequest, timeout: float) -> gate_pb2.GateResponse:
         resp = super().Gate(req, timeout)
-        resp.query_language.code = "zh"
+        resp.query_language.code = self.language
         return resp
+
+
+class ChineseGate(LanguageGate):
+    language = "zh"
 
 
 def test_a_rung_in_another_language_answers_before_same_language_material_far_from_the_asked_level(monkeypatch) -> None:
@@ -317,11 +325,8 @@ NUMBERED = [
 ITEM = {"paper": "AMC 12A", "year": 2018, "question_number": 7}
 
 
-class SpanishGate(FakeGate):
-    def Gate(self, req: gate_pb2.GateRequest, timeout: float) -> gate_pb2.GateResponse:
-        resp = super().Gate(req, timeout)
-        resp.query_language.code = "es"
-        return resp
+class SpanishGate(LanguageGate):
+    language = "es"
 
 
 def test_the_named_question_in_another_language_answers_itself(monkeypatch) -> None:
