@@ -200,8 +200,9 @@ def _years(st: SpanText, vocab: Vocabulary) -> tuple | None:
     low, high = vocab.data["years"]["min"], vocab.data["years"]["max"]
     found: list[tuple[int, str]] = []
     view = st.view(case_sensitive=True)
-    spans = [m.span() for m in _YEAR_SPAN.finditer(view)]
-    for match in _YEAR_SPAN.finditer(view):
+    span_matches = list(_YEAR_SPAN.finditer(view))
+    spans = [m.span() for m in span_matches]
+    for match in span_matches:
         first, last = (int(y) for y in re.findall(r"\d{4}", match.group(0)))
         if not (low <= first < last <= high and last - first < SITTING_SPAN):
             continue

@@ -97,15 +97,14 @@ def never_sat(flt: Scope, vocab: Vocabulary) -> str:
     dev's st_adv.05); a topical request is still relaxed: the provinces that sat 全国III moved to 全国甲 in 2021 and
     "2021 全国三卷 油膜法" names that sitting loosely (two authored relaxations of round 14 find its items that way). A
     year the paper was set but the index lacks ("2009年新课标卷 ... 第17题") is a relaxation, as before."""
-    spans = vocab.sittings_sat
-    if not flt.paper or not flt.year or not spans:
+    if not flt.paper or not flt.year:
         return ""
     said = []
     for name in flt.paper:
-        variant = next((v for v in spans if f" {v} " in f" {name} "), None)
-        if variant is None:
+        span = vocab.sat_span(name)
+        if span is None:
             return ""
-        first, last = spans[variant]
+        variant, first, last = span
         held = set(_years_held(name, vocab))
         if not all((y < first or (y > last and flt.question_number)) and y not in held for y in flt.year):
             return ""

@@ -235,6 +235,14 @@ class Vocabulary:
                 out[variant] = (int(first), int(last))
         return out
 
+    def sat_span(self, paper: str) -> tuple[str, int, int] | None:
+        """The national paper ``paper`` belongs to and the first and last year it was really set ("Gaokao 新课标III
+        Physics" -> ("新课标III", 2016, 2020)); None for a paper of no such family."""
+        for variant, (first, last) in self.sittings_sat.items():
+            if f" {variant} " in f" {paper} ":
+                return variant, first, last
+        return None
+
     @cached_property
     def paper_patterns(self) -> dict[int, list]:
         return {i: compile_patterns(b["paper_patterns"]) for i, b in enumerate(self.boards) if b.get("paper_patterns")}

@@ -47,12 +47,13 @@ def relax_year(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
 
 def _never_sat(paper: str, year: int) -> bool:
     """Whether ``year`` is before ``paper``'s national paper was first set (the vocabulary's ``sat`` years)."""
-    return any(f" {variant} " in f" {paper} " and year < first for variant, (first, _) in _sat().items())
+    span = _vocabulary().sat_span(paper)
+    return span is not None and year < span[1]
 
 
 @cache
-def _sat() -> dict[str, tuple[int, int]]:
-    return Vocabulary.load().sittings_sat
+def _vocabulary() -> Vocabulary:
+    return Vocabulary.load()
 
 
 def nearest_levels(idx: CorpusIndex, subjects: tuple[str, ...], asked: str, content_type: str) -> list[str]:
@@ -235,9 +236,8 @@ def _board_names(board: str) -> list[str]:
     return []
 
 
-@cache
 def _boards() -> list[dict]:
-    return list(Vocabulary.load().boards)
+    return list(_vocabulary().boards)
 
 
 def cross_subject_relax(idx: CorpusIndex, rng: random.Random, kind: str) -> Case | None:
