@@ -32,6 +32,8 @@ IMPLIED = 0.5
 #: A query phrased as a question (a '?', "which", "pourquoi", 哪...) with no other signal: a pasted exam item.
 QUESTION_SHAPED = 0.4
 REFERENCE_IN_CROSS_SUBJECT = 0.3
+#: A numbered item "explained" (``_explained_items``): as sure as an answer word.
+EXPLAINED = 0.85
 _TRAILING_DETERMINERS = re.compile(r"\s*(?:its|their|the|his|her|sa|son|ses|le|la|les|die|der|das|su|sus|其|的)\s*$")
 
 #: The evidence of a query asking for a question and its answer together (no content-type constraint).
@@ -54,6 +56,8 @@ _FORMULA_BEFORE = re.compile(r"(?<![A-Za-z0-9])((?:[A-Z][a-z]?\d*){2,})\s+$")
 _ELEMENT = re.compile(r"([A-Z][a-z]?)\d*")
 ELEMENTS = frozenset("""H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se
     Br Kr Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pt Au Hg Pb Bi U""".split())
+#: "explained" right after a question number: the item's worked solution is asked for.
+_EXPLAINED_AFTER = re.compile(r"\s*(explained|explanation|erklärt|expliqué|explicado)(?![^\W\d_])", re.IGNORECASE)
 _PROBLEM_SOLUTION_AFTER = re.compile(r"^\s+(?:to|of|for|in)\s+(?:the\s+|this\s+|each\s+)?"
                                      r"(?:equation|equations|system|inequality|inequalities|polynomial|x\b)",
                                      re.IGNORECASE)
@@ -84,6 +88,7 @@ def content_type(
 ) -> tuple[tuple[str, ...], float, str] | None:
     spans = [(h.start, h.end, h.value[1], h.value[0], h.text) for h in hits]
     spans += [(s, e, "question", "exam_question", "") for s, e, label in st.claims if label == "question_number"]
+    spans += _explained_items(st)
     spans.sort()
     if any(sp[2] == "answer" for sp in spans) and any(sp[2] == "reference" and sp[3] == "textbook" for sp in spans):
         # "高一物理书 ... 例题 ... 要完整解答过程", "ejemplo resuelto del libro de física ... con la solución completa": a
@@ -102,7 +107,8 @@ def content_type(
             if kind == "reference" and len(subjects) > 1 and not (_all_have(vocab, subjects, values, levels)
                                                                    or _all_have(vocab, subjects, values, ())):
                 return values, REFERENCE_IN_CROSS_SUBJECT, f"{evidence} (cross-subject query: qualifies one subject only)"
-            return values, max(vocab_conf(hits, kind)), evidence
+            confidence = max(vocab_conf(hits, kind)) if any(h.value[1] == kind for h in hits) else EXPLAINED
+            return values, confidence, evidence
     questions = [sp for sp in spans if sp[2] == "question" and sp[4]]
     if questions:
         return ("exam_question",), max(vocab_conf(hits, "question")), ", ".join(sp[4] for sp in questions)
@@ -117,6 +123,17 @@ def content_type(
     if "?" in st.text or vocab.question_words.find(st):
         return ("exam_question",), QUESTION_SHAPED, "question-shaped query"
     return None
+
+
+def _explained_items(st: SpanText) -> list[tuple]:
+    """A numbered item followed by "explained" ("AMC 8 2019 #25 explained: ...", "Q7 explanation") asks for its worked
+    solution; the word alone ("photosynthesis explained") asks for nothing in particular."""
+    found = []
+    for start, end, label in st.claims:
+        after = _EXPLAINED_AFTER.match(st.text, end) if label == "question_number" else None
+        if after:
+            found.append((after.start(1), after.end(1), "answer", "solution", after.group(1)))
+    return found
 
 
 def _all_have(vocab: Vocabulary, subjects: tuple[str, ...], values: tuple[str, ...], levels: tuple[str, ...]) -> bool:

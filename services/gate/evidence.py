@@ -137,6 +137,8 @@ def decide_scope(stated: StatedQuery, hits: Sequence[EvidenceHit], params: Evide
         model = params.models.get(name)
         if model is not None:
             decisions[name] = _decide_field(name, stated, ev, model)
+    if _off_language(hits, stated):
+        _keep_stated(decisions, stated)
     _follow_rules(decisions, stated, known or {})
     notes = [d.conflict for d in decisions.values() if d.conflict]
     outside = bool(hits) and ev.curriculum_share < params.min_curriculum_share
@@ -174,6 +176,28 @@ def _in_language(hits: Sequence[EvidenceHit], stated: StatedQuery) -> Sequence[E
         rank[h.leg] = rank.get(h.leg, 0) + 1
         out.append(EvidenceHit(h.metadata, h.score, h.leg, rank[h.leg]))
     return out
+
+
+def _off_language(hits: Sequence[EvidenceHit], stated: StatedQuery) -> bool:
+    """A language version is requested and the probe found nothing in it ("找一道法语的物理选择题": the Chinese words
+    find Chinese items): the evidence describes items of another language, not the one asked for."""
+    if "language" not in stated or not hits:
+        return False
+    wanted = set(stated["language"].values)
+    return not any(h.metadata.get("language") in wanted for h in hits)
+
+
+def _keep_stated(decisions: dict[str, FieldDecision], stated: StatedQuery) -> None:
+    """Off-language evidence does not overrule what the text states: a field the evidence moved elsewhere is the
+    text's again, as a soft constraint (W0 only, widened with a label)."""
+    for name, d in list(decisions.items()):
+        st = stated.get(name)
+        if st is None or d.source != "evidence" or d.action not in ("filter", "soft"):
+            continue
+        conflict = (f"{name}: the text says {'|'.join(map(str, st.values))}; the evidence, which holds nothing in the "
+                    f"requested language, says {'|'.join(map(str, d.values))}: the text stands")
+        decisions[name] = FieldDecision(name, st.values, st.confidence, "stated", "soft", conflict, d.candidates,
+                                        alternative=d.values)
 
 
 def _decide_field(name: str, stated: StatedQuery, ev: Any, model: FieldModel) -> FieldDecision:

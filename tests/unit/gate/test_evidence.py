@@ -251,6 +251,23 @@ def test_a_requested_language_version_reads_the_evidence_in_that_language():
     assert decision.fields["language"].action == "rank"
 
 
+def test_evidence_with_nothing_in_the_requested_language_does_not_overrule_the_stated_subject():
+    """Round 35 (ko_bil_exact.01, "找一道法语的物理选择题 ..."): the Chinese words find Chinese biology items, which say
+    nothing about the French physics item asked for; the text's subject stands, softly, with the evidence's value
+    as where the ladder may go."""
+    hits = [EvidenceHit(_meta("physics", language="zh"), 0.9, "dense", 1),
+            EvidenceHit(_meta("physics", language="zh"), 0.9, "dense", 2)]
+    stated = StatedQuery({"subject": StatedField(("economics",), 0.2), "language": StatedField(("fr",), 0.75)},
+                         topic_words=4)
+    subject = decide_scope(stated, hits, _params()).fields["subject"]
+    assert subject.values == ("economics",) and subject.action == "soft" and subject.alternative == ("physics",)
+    assert "the text stands" in subject.conflict
+    # one hit in the requested language: the evidence is about the version asked for, and decides as before
+    hits.append(EvidenceHit(_meta("physics", language="fr"), 0.9, "dense", 3))
+    subject = decide_scope(stated, hits, _params()).fields["subject"]
+    assert subject.values == ("physics",) and subject.source == "evidence"
+
+
 def test_weak_curriculum_evidence_infers_nothing_but_keeps_what_the_text_states():
     hits = [EvidenceHit(_meta("biology", "grade_12"), 0.9, "dense", 1), EvidenceHit(_meta("biology", "grade_12"), 0.9, "dense", 2),
             EvidenceHit(_meta(None), 0.9, "dense", 3)]

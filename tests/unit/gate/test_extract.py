@@ -1070,3 +1070,14 @@ def test_a_span_of_years_beside_an_exams_name_is_the_sittings_asked_for(bundled,
 ])
 def test_spanish_ordinal_grades_and_how_an_answer_is_reached(bundled, query, field, value):
     assert _field(bundled, query, field) == value
+
+
+@pytest.mark.parametrize("query, value", [
+    ("AMC 8 2019 #25 explained: Alice shares 24 apples with Becky and Chris", ("solution",)),
+    ("AMC 10A 2020 problem 12 explanation", ("solution",)),
+    ("AMC 10A 2020 problem 12", ("exam_question",)),
+    ("photosynthesis explained for grade 7", ()),
+])
+def test_a_numbered_item_explained_asks_for_its_solution(bundled, query, value):
+    """Round 36 (kr_ms_exact.02): "#25 explained" asks for the worked solution; "explained" after a topic does not."""
+    assert _field(bundled, query, "content_type") == value
