@@ -25,6 +25,7 @@ series' items labelled exact), nor is a step that answers only on topic (another
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, Sequence
 
 from chsr.documents import Doc
@@ -33,10 +34,18 @@ from chsr.scope import Scope, names_marking_of_a_question
 from chsr.text import token_set, tokenize
 
 
+#: A word typed glued to its number ("log5 3", "sin30", "mol2"): the item writes it apart or in LaTeX ("\\log _{5} 3"),
+#: so the word alone is a stem too (three letters at least, so "x2" or "h2" add nothing).
+_GLUED_NUMBER = re.compile(r"([a-z]{3,})\d+")
+
+
 def topic_stems(topic_terms: Iterable[str]) -> set[str]:
     stems: set[str] = set()
     for term in topic_terms:
-        stems.update(tokenize(term))
+        for token in tokenize(term):
+            stems.add(token)
+            if glued := _GLUED_NUMBER.fullmatch(token):
+                stems.add(glued.group(1))
     return stems
 
 

@@ -25,3 +25,11 @@ def test_the_marking_material_of_a_named_question_is_not_judged_by_words():
     assert judged_by_words(Scope(year=(2014,), question_number=(1,), content_type=("solution",)))   # no paper named
     assert judged_by_words(Scope(paper=("AMC 8",), content_type=("solution",)))                     # no question named
     assert judged_by_words(Scope())
+
+
+def test_a_word_glued_to_its_number_also_matches_the_word_alone():
+    """Round 37 (kv_fm_exact.02): "a=log5 3, b=log8 5" against the item's "$a=\\log _{5} 3$"; short letters add nothing."""
+    stems = topic_stems(["log5", "log8", "比大小", "x2"])
+    assert "log" in stems and "x" not in stems
+    assert is_on_topic("设 $a=\\log _{5} 3, b=\\log _{8} 5$", stems)
+    assert not is_on_topic("设 $a=\\log _{5} 3$", topic_stems(["log5"]) - {"log"})
