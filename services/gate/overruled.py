@@ -78,13 +78,17 @@ def with_stated_w0(steps: list[LadderStep], overruled: dict[str, tuple], flt: Sc
 
 
 def _held(name: str, values: tuple, flt: Scope, vocab: Vocabulary) -> bool:
-    """Does the index hold material with ``values`` for ``name``, given the exact scope's other cell field?"""
+    """Does the index hold material with ``values`` for ``name``, given the exact scope's other cell field and its
+    content type? ("PV = nRT: la sección del libro de texto de Química (bachillerato)": chemistry is held at high
+    school, but no chemistry textbook is, so the physics textbook the evidence finds is a relaxation, not a
+    corrected subject.)"""
     if not vocab.has_corpus:
         return True  # unknown: keep the evidence's scope as W0
+    kinds = tuple(flt.content_type)
     if name == "subject":
-        return bool(set(flt.level) & vocab.held_levels(values)) if flt.level \
-            else bool(set(values) & vocab.corpus_values("subject"))
-    return bool(set(values) & vocab.held_levels(flt.subject)) if flt.subject \
+        levels = vocab.held_levels(values, kinds)
+        return bool(set(flt.level) & levels) if flt.level else bool(levels)
+    return bool(set(values) & vocab.held_levels(flt.subject, kinds)) if flt.subject \
         else bool(set(values) & vocab.corpus_values("level"))
 
 

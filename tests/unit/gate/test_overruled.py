@@ -41,6 +41,17 @@ def test_a_wrongly_named_subject_the_index_holds_stays_a_correction_in_w0(mini):
     assert with_stated_w0(rungs, {}, flt) == rungs and rungs[0].filter == flt
 
 
+def test_a_subject_held_at_the_grade_but_not_of_the_asked_kind_is_a_relaxation(mini):
+    """Round 18 (ip_fm_rx.01, "PV = nRT: la sección del libro de texto de Química"): chemistry is held, but no
+    chemistry textbook; the textbook the evidence finds elsewhere is the nearest scope, labelled W1."""
+    flt = Scope(subject=("physics",), level=("grade_12",), content_type=("textbook",))
+    stated, decision = _decision(flt, "mathematics")   # mathematics is held at grade 12, as exam items only
+    assert overruled_absent(stated, decision, mini) == {"subject": ("mathematics",)}
+    flt = Scope(subject=("physics",), level=("grade_12",), content_type=("exam_question",))
+    stated, decision = _decision(flt, "mathematics")   # of the asked kind it is held: a corrected subject
+    assert overruled_absent(stated, decision, mini) == {}
+
+
 def test_a_w0_only_ladder_answers_in_the_evidences_scope(mini):
     flt = Scope(subject=("science",), level=("grade_4",))
     stated, decision = _decision(flt, "chemistry")
