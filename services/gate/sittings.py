@@ -15,7 +15,7 @@ from functools import reduce
 from math import gcd
 from typing import Mapping
 
-from chsr.relaxation import W0
+from chsr.relaxation import W0, W1
 from chsr.scope import Scope
 from services.gate.evidence import FieldDecision
 from services.gate.ladder import LadderStep
@@ -128,6 +128,43 @@ def numbered_elsewhere(ladder: list[LadderStep], scope: Scope) -> list[LadderSte
     return [replace(step, on_topic_only=True)
             if step.step != W0 and asked & set(step.filter.question_number) and step.filter.year != scope.year
             else step for step in ladder]
+
+
+#: How many years either side of a named sitting its neighbours lie (dev st_relax.03: 2021 -> 2020-2022).
+NEIGHBOUR_YEARS = 1
+
+
+def neighbouring_sittings(ladder: list[LadderStep], scope: Scope, vocab: Vocabulary) -> list[LadderStep]:
+    """The ladder with a rung after W0 for a topical request of a named sitting the index holds: the same board,
+    subject, level and kind in the sitting's year and the years either side (``NEIGHBOUR_YEARS``), any paper,
+    answering only on topic.
+
+    "2021年全国甲卷理科数学 解三角形解答题": the 2021 paper is held but sets no triangle-solving question, and the curators
+    widen to the neighbouring sittings of any national paper (2020-2022; dev's st_relax.03, and three blind annotators
+    of round 38 did the same for other papers and years). Before, the ladder either kept the sitting (its items
+    shared single characters with the query) or moved its year to every year of the one paper. A numbered item, a
+    W0-only ladder, a sitting the index does not hold (its year relaxes within the paper, as before) or a scope
+    without a board or subject is left as it is."""
+    if len(ladder) < 2 or scope.question_number or not scope.paper or not scope.year or not scope.exam_board \
+            or not scope.subject:
+        return ladder
+    if not any(y in _years_held(name, vocab) for name in scope.paper for y in scope.year):
+        return ladder
+    lo, hi = min(scope.year) - NEIGHBOUR_YEARS, max(scope.year) + NEIGHBOUR_YEARS
+    years = sorted({y for board in scope.exam_board for info in vocab.board_papers(board)
+                    if set(info.subject) & set(scope.subject) and (not scope.level or set(info.level) & set(scope.level))
+                    for y in info.years if y is not None and lo <= y <= hi})
+    if len(years) < 2:
+        return ladder
+    board = "/".join(scope.exam_board)
+    same = LadderStep(W1, replace(scope, paper=(), session=()),
+                      f"W1 the same sitting's other papers: {', '.join(map(str, scope.year))}, any {board} paper (the "
+                      "named paper holds nothing on topic)", on_topic_only=True)
+    window = LadderStep(W1, replace(scope, paper=(), year=tuple(years), session=()),
+                        f"W1 the neighbouring sittings: {', '.join(map(str, years))}, any {board} paper (the named "
+                        "sitting holds nothing on topic)", on_topic_only=True)
+    rungs = [r for r in (same, window) if all(step.filter != r.filter for step in ladder)]
+    return [ladder[0], *rungs, *ladder[1:]]
 
 
 def _years_held(paper: str, vocab: Vocabulary) -> list[int]:

@@ -7,10 +7,13 @@ from dataclasses import replace
 
 import pytest
 
+from chsr.relaxation import W0, W1
 from chsr.scope import Scope
 from services.gate.evidence import EvidenceHit, EvidenceParams, FieldDecision
 from services.gate.logic import run_gate
-from services.gate.sittings import after_the_index, never_sat, numbered_gap, off_cycle, series_not_held
+from services.gate.ladder import LadderStep
+from services.gate.sittings import (after_the_index, neighbouring_sittings, never_sat, numbered_gap, off_cycle,
+                                    series_not_held)
 from services.gate.vocabulary import Vocabulary
 
 pytestmark = pytest.mark.unit
@@ -201,3 +204,22 @@ def test_another_years_numbered_question_answers_only_on_topic(cycles):
     assert not any(s.on_topic_only for s in result.ladder if s.label == "W0" or s.filter.year == (2006,))
     assert not any(s.on_topic_only for s in run_gate("LEAP 2006 grade 8 science plant cells", vocab=cycles).ladder)
     assert result.ladder[1].to_proto().on_topic_only == result.ladder[1].on_topic_only
+
+
+def test_a_held_sitting_with_nothing_on_topic_widens_to_its_other_papers_then_its_neighbours(cycles):
+    """'2021年全国甲卷理科数学 解三角形解答题' (dev st_relax.03; round 38): the named sitting is held, so after W0 come the
+    same year's papers of the board, then the years either side, any paper, each answering only on topic."""
+    asked = Scope(subject=("science",), level=("grade_8",), year=(2008,), paper=("LEAP Grade 8 Science",),
+                  exam_board=("LEAP",), content_type=("exam_question",))
+    ladder = [LadderStep(W0, asked, "W0"), LadderStep(W1, replace(asked, content_type=()), "W1 any kind")]
+    out = neighbouring_sittings(ladder, asked, cycles)
+    assert out[0] == ladder[0] and out[-1] == ladder[1] and len(out) == 4
+    same, window = out[1], out[2]
+    assert same.filter == replace(asked, paper=()) and same.on_topic_only
+    assert window.filter == replace(asked, paper=(), year=(2007, 2008, 2009)) and window.on_topic_only
+    assert "neighbouring sittings" in window.description
+    # a numbered item, a sitting the index does not hold (its year relaxes within the paper) or a W0-only ladder:
+    # left as they were
+    assert neighbouring_sittings(ladder, replace(asked, question_number=(3,)), cycles) == ladder
+    assert neighbouring_sittings(ladder, replace(asked, year=(2010,)), cycles) == ladder
+    assert neighbouring_sittings(ladder[:1], asked, cycles) == ladder[:1]

@@ -33,3 +33,14 @@ def test_a_word_glued_to_its_number_also_matches_the_word_alone():
     assert "log" in stems and "x" not in stems
     assert is_on_topic("设 $a=\\log _{5} 3, b=\\log _{8} 5$", stems)
     assert not is_on_topic("设 $a=\\log _{5} 3$", topic_stems(["log5"]) - {"log"})
+
+
+def test_a_topical_requests_exact_scope_is_judged_by_whole_chinese_words():
+    """Round 38 (kw_st_relax.03): the 2018 paper's items share 气 and 计 with "气体 气缸活塞 计算题", not a word."""
+    from gateway.ontopic import sitting_stems
+
+    stems = sitting_stems(topic_stems(["气体", "气缸活塞"]))
+    assert "气" not in stems and "气体" in stems
+    assert not is_on_topic("一定质量的理想气…计", stems) and is_on_topic("一定质量的气体", stems)
+    assert sitting_stems(topic_stems(["电"])) == {"电"}                # a one-character topic stays
+    assert sitting_stems(topic_stems(["magnets"])) == topic_stems(["magnets"])
