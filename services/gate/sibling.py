@@ -64,7 +64,8 @@ def sibling_rung(flt: Scope, unsatisfiable: Mapping[str, str], probe: Sequence[E
             continue
         if flt.content_type and meta.get("content_type") not in flt.content_type:
             continue
-        if not any(_same_sitting(paper, asked, aliases) for asked in flt.paper):
+        renamed = "year" in unsatisfiable and hit.rank <= NEAR_TOP and any(_renamed(paper, asked) for asked in flt.paper)
+        if not renamed and not any(_same_sitting(paper, asked, aliases) for asked in flt.paper):
             continue
         subject = meta.get("subject")
         relaxed = replace(flt, paper=(paper,), subject=(subject,) if subject and flt.subject else flt.subject)
@@ -159,6 +160,22 @@ def with_sibling_rung(steps: list[LadderStep], rung: LadderStep | None) -> list[
     if rung is None or len(steps) < 2 or any(s.filter == rung.filter for s in steps):
         return steps
     return [steps[0], rung, *steps[1:]]
+
+
+def _renamed(paper: str, asked: str) -> bool:
+    """The same paper under another sitting's name: the names differ in one word only, not the first or the last
+    ("Gaokao 全国乙 Mathematics I (science track)" and "Gaokao 新课标I Mathematics I (science track)").
+
+    The index files the 2021 national paper 乙 as 新课标I (the 2021 新课标I papers are the 乙 papers, under the
+    numbering of the years before). "2021全国乙卷理数12题 a=2ln1.01 ...": 全国乙 holds nothing in 2021, and the probe's
+    first hits are question 12 of the 2021 新课标I science paper, the item six blind annotators labelled for such
+    look-ups. :func:`sibling_rung` takes such a hit only near the top of the probe (``NEAR_TOP``), only when the named
+    paper holds nothing in the asked year, and as a labelled W1 rung, never W0."""
+    a, b = paper.split(), asked.split()
+    if len(a) != len(b) or len(a) < 3:
+        return False
+    differ = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+    return len(differ) == 1 and 0 < differ[0] < len(a) - 1
 
 
 def _same_sitting(paper: str, asked: str, aliases: Mapping[str, str] | None = None) -> bool:

@@ -283,3 +283,21 @@ def test_a_number_past_the_papers_last_adds_the_named_papers_items_after_the_run
 def test_a_held_number_or_a_pure_look_up_keeps_its_ladder(unsatisfiable, terms):
     ladder = [LadderStep(W0, ASKED, "W0")]
     assert with_beyond_rung(ladder, ASKED, unsatisfiable, terms) == ladder
+
+
+def test_the_same_paper_filed_under_another_sittings_name_is_a_rung_near_the_top_only():
+    """'2021全国乙卷理数12题 a=2ln1.01 ...' (six authored look-ups, rounds 16-27): the index files 2021's paper 乙 as
+    新课标I; with the named paper holding nothing that year, the probe's first hit of the same year, number and track
+    under another sitting's name is the W1 rung. Deeper in the probe, another track, or a named paper that holds the
+    year: no rung."""
+    asked = Scope.from_dict({"subject": "mathematics", "year": 2021, "paper": "Gaokao 全国乙 Mathematics I (science track)",
+                             "question_number": 12, "exam_board": "China NCEE (Gaokao)"})
+    no_year = {"year": "Gaokao 全国乙 Mathematics I (science track) has no items for year 2021 in the corpus"}
+    renamed = "Gaokao 新课标I Mathematics I (science track)"
+    top = [hit(renamed, 12, year=2021, subject="mathematics")]
+    rung = sibling_rung(asked, no_year, top)
+    assert rung is not None and rung.step == W1 and rung.filter.paper == (renamed,)
+    assert sibling_rung(asked, no_year, [hit(renamed, 12, year=2021, subject="mathematics", rank=5)]) is None
+    other_track = "Gaokao 新课标I Mathematics II (liberal-arts track)"
+    assert sibling_rung(asked, no_year, [hit(other_track, 12, year=2021, subject="mathematics")]) is None
+    assert sibling_rung(asked, {"question_number": "beyond"}, top) is None
