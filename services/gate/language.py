@@ -24,7 +24,7 @@ _NAMES = {
 _NAME = "|".join(sorted(map(re.escape, _NAMES), key=len, reverse=True))
 _NOUNS = r"version|versions|item|items|question|questions|translation|text|original|exam|test|matura|fassung|aufgabe|frage|pregunta|versión"
 _PATTERNS = [
-    re.compile(rf"\b(?P<lang>{_NAME})\s+(?:\w+\s+){{0,2}}?(?:{_NOUNS})\b"),
+    re.compile(rf"\b(?P<lang>{_NAME})(?:-language|-speaking)?\s+(?:\w+\s+){{0,2}}?(?:{_NOUNS})\b"),
     re.compile(rf"\b(?:in|en|auf|version|versión)\s+(?P<lang>{_NAME})\b"),
 ]
 #: "法文的选择题", "法语的物理选择题", "德语经济学选择题": the language before an item word, a subject (up to four Han

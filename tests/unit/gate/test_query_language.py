@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from chsr.scope import Scope
+from services.gate.language import find_languages
+from services.gate.lexicon import SpanText
 from services.gate.logic import run_gate
 from chsr.query_language import ASCII_FALLBACK_CONFIDENCE, detect_language
 
@@ -55,3 +57,13 @@ def test_the_gate_answers_in_the_asked_for_language_over_the_written_one(demo) -
     assert written.query_language is not None and written.query_language.code == "en" and not written.query_language.requested
     hinted = run_gate("Northfield 2019 physics paper 1 question 3", Scope(language=("es",)), vocab=demo)
     assert hinted.query_language is not None and hinted.query_language.code == "es" and hinted.query_language.requested
+
+
+@pytest.mark.parametrize("query, code", [
+    ("is there a German-language version of the MCQ asking which consumers get a consumer surplus?", "de"),
+    ("a Spanish-language physics item on lenses", "es"),
+])
+def test_a_hyphenated_language_adjective_requests_that_version(query, code):
+    """Round 39 (kz_bil_exact.02): "German-language version" asks for the German item as "German version" does."""
+    found = find_languages(SpanText(query))
+    assert found is not None and found[0] == (code,)
