@@ -715,6 +715,8 @@ def test_amc_in_lower_case_names_the_competition(bundled, query):
     ("高考物理 飞船返回地面那道计算题 质量8.00×10^4kg 好像是17年的卷子", 2017),
     ("新课标卷 文综政治 09年的主观题：煤矿事故后官员被问责那道", 2009),
     ("这位科学家坐了18年的牢，后来怎样", None),          # a duration, not a year
+    ("09年宁夏海南卷(新课标) 文数17题 等差数列", 2009),    # a provincial paper's name before 卷 (round 40)
+    ("15年北京卷 数学 数列大题", 2015),
 ])
 def test_a_two_digit_year_before_the_word_for_a_paper(bundled, query, year):
     assert _field(bundled, query, "year") == ((year,) if year else ())
