@@ -36,8 +36,9 @@ from chsr.text import token_set, tokenize
 
 #: A word typed glued to its number ("log5 3", "sin30", "mol2"): the item writes it apart or in LaTeX ("\\log _{5} 3"),
 #: so the word alone is a stem too (three letters at least, so "x2" or "h2" add nothing).
-_CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _GLUED_NUMBER = re.compile(r"([a-z]{3,})\d+")
+#: A Han character: the tokenizer's Chinese stems are such characters and their pairs (``sitting_stems``).
+_HAN_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def topic_stems(topic_terms: Iterable[str]) -> set[str]:
@@ -54,9 +55,9 @@ def sitting_stems(stems: set[str]) -> set[str]:
     """The stems a topical request's exact scope is judged by: single Chinese characters left out where the query has
     longer Chinese words ("2018年全国I卷物理 选修3-3 气体 气缸活塞": the paper's items share 气 and 计 with it, not 气体;
     one character is in almost every Chinese item, so with it every named sitting looked on topic)."""
-    if not any(len(s) > 1 and _CJK_CHAR.match(s) for s in stems):
+    if not any(len(s) > 1 and _HAN_CHAR.match(s) for s in stems):
         return stems
-    return {s for s in stems if len(s) > 1 or not _CJK_CHAR.match(s)}
+    return {s for s in stems if len(s) > 1 or not _HAN_CHAR.match(s)}
 
 
 def is_on_topic(text: str, stems: set[str], min_overlap: int = 1) -> bool:

@@ -31,8 +31,7 @@ from gateway.budget import Budget
 from gateway.cache.base import CacheUnavailable, ResultCache, cache_key
 from gateway.catalogue_sync import CatalogueSync
 from gateway.ontopic import (answers_elsewhere, drops_asked_kind, exact_item_in_another_language, far_from_asked,
-                             is_on_topic, judged_by_words, sitting_stems, topic_stems,
-                             words_can_judge)
+                             is_on_topic, judged_by_words, sitting_stems, topic_stems, words_can_judge)
 from gateway.pipelines import PipelineConfig
 from gateway.preference import Preference, settle_by_top
 from gateway.request import SearchPlan
@@ -227,6 +226,7 @@ class SearchService:
         vectors = QueryVectors()  # each query text is encoded once per request
         gate = self._gate(plan, budget, timings, degraded, vectors)
         stems = topic_stems(gate.topic_terms)
+        whole_words = sitting_stems(stems)  # a topical request's exact scope: whole Chinese words, not characters
         response = gateway_pb2.SearchResponse(scope=gate.scope, confidence=gate.confidence, pipeline=pipeline.name,
                                               expanded_query=gate.query, index_generation=self._cache_generation())
         preference = gate.preference
@@ -271,10 +271,9 @@ class SearchService:
             by_words = judged_by_words(step_scope) and not (
                 step.step == W0 and exact_item_in_another_language(step_scope, docs, language)
                 and not _next_rung_holds(gate.ladder, i, docs))
-            # a topical request's exact scope (and a rung that answers only on topic) is judged by whole Chinese
-            # words, not single characters
+            # a topical request's exact scope (and a rung that answers only on topic) is judged by whole words
             topical = not step_scope.question_number and (step.step == W0 or step.on_topic_only)
-            judge = sitting_stems(stems) if topical else stems
+            judge = whole_words if topical else stems
             on_topic = sum(answers_elsewhere(d.full_text, judge) if step.on_topic_only and by_words
                            else is_on_topic(d.full_text, judge if by_words else set()) for d in docs)
             # a step that answers only on topic (another year's numbered question) is never taken off topic

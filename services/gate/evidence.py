@@ -165,10 +165,7 @@ def decide_scope(stated: StatedQuery, hits: Sequence[EvidenceHit], params: Evide
 def _in_language(hits: Sequence[EvidenceHit], stated: StatedQuery) -> Sequence[EvidenceHit]:
     """A requested language version ("the Spanish version of ...") is evidenced by the hits in that
     language: their ranks are renumbered per leg; with none in the probe, every hit counts."""
-    if "language" not in stated:
-        return hits
-    wanted = set(stated["language"].values)
-    kept = [h for h in hits if h.metadata.get("language") in wanted]
+    kept = _requested_language_hits(hits, stated)
     if not kept:
         return hits
     out, rank = [], {}
@@ -178,13 +175,18 @@ def _in_language(hits: Sequence[EvidenceHit], stated: StatedQuery) -> Sequence[E
     return out
 
 
+def _requested_language_hits(hits: Sequence[EvidenceHit], stated: StatedQuery) -> list[EvidenceHit] | None:
+    """The hits in the language version the text requests; None when it requests none."""
+    if "language" not in stated:
+        return None
+    wanted = set(stated["language"].values)
+    return [h for h in hits if h.metadata.get("language") in wanted]
+
+
 def _off_language(hits: Sequence[EvidenceHit], stated: StatedQuery) -> bool:
     """A language version is requested and the probe found nothing in it ("找一道法语的物理选择题": the Chinese words
     find Chinese items): the evidence describes items of another language, not the one asked for."""
-    if "language" not in stated or not hits:
-        return False
-    wanted = set(stated["language"].values)
-    return not any(h.metadata.get("language") in wanted for h in hits)
+    return bool(hits) and _requested_language_hits(hits, stated) == []
 
 
 def _keep_stated(decisions: dict[str, FieldDecision], stated: StatedQuery) -> None:
