@@ -97,6 +97,20 @@ def words_can_judge(docs: Sequence[Doc], language: str) -> bool:
     return not language or not docs or any(d.metadata.get("language") in (None, "", language) for d in docs)
 
 
+def near_in_language(docs: Sequence[Doc], stems: set[str], asked_levels: Sequence[str], language: str) -> bool:
+    """Whether some on-topic result is in the query's ``language`` and within ``NEAR_GRADES`` grades of an asked level
+    (any level when none was asked or none is on the grade line): "MC-Frage Physik Klasse 11 ... Impuls" is answered
+    by the German grade-12 items, not by the English high-school ones that share "Energie" and "Masse" with it."""
+    for doc in docs:
+        if doc.metadata.get("language") not in (None, "", language) or not is_on_topic(doc.full_text, stems):
+            continue
+        level = str(doc.metadata.get("level") or "")
+        distances = [d for asked in asked_levels if (d := level_distance(asked, level)) is not None]
+        if not distances or min(distances) <= NEAR_GRADES:
+            return True
+    return False
+
+
 def drops_asked_kind(answering: Scope, later: Scope, asked: Scope) -> bool:
     """Whether ``later`` leaves the asked content type that ``answering`` still keeps ("高三物理 課本裡 介電常數κ的表":
     the textbook asked for is the English one; the Chinese rung that shares the query's words holds exam items)."""

@@ -26,12 +26,14 @@ from chsr.query_language import probe_text
 from chsr.relaxation import W0, step_label
 from chsr.scope import Scope
 from chsr.stages import LEGS, SEARCH_STAGES
+from chsr.text import has_cjk
 from chsr.v1 import common_pb2, gate_pb2, gateway_pb2
 from gateway.budget import Budget
 from gateway.cache.base import CacheUnavailable, ResultCache, cache_key
 from gateway.catalogue_sync import CatalogueSync
 from gateway.ontopic import (answers_elsewhere, drops_asked_kind, exact_item_in_another_language, far_from_asked,
-                             is_on_topic, judged_by_words, sitting_stems, topic_stems, words_can_judge)
+                             is_on_topic, judged_by_words, near_in_language, sitting_stems, topic_stems,
+                             words_can_judge)
 from gateway.pipelines import PipelineConfig
 from gateway.preference import Preference, settle_by_top
 from gateway.request import SearchPlan
@@ -256,7 +258,12 @@ class SearchService:
         # instead of a later rung whose on-topic results all lie more than NEAR_GRADES from the asked level, or that
         # leaves the content type asked for (_why_foreign_answers, gateway.ontopic).
         foreign: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]] | None = None
+        # The first relaxed rung of that kind that is on topic only by words a Latin-script query shares with another
+        # language's items (cognates): it answers unless a later rung that moves only the level finds on-topic results
+        # in the query's language near the asked level (decision 69).
+        cognate: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]] | None = None
         language = gate.language.code if gate.language is not None else ""
+        latin_query = bool(language) and not has_cjk(plan.query)  # a CJK query's Latin words are the results' own
         asked = Scope.from_proto(gate.scope)
         for i, step in enumerate(gate.ladder):
             flt = gate.scope if pipeline.post_filter else step.filter
@@ -278,7 +285,12 @@ class SearchService:
                            else is_on_topic(d.full_text, judge if by_words else set()) for d in docs)
             # a step that answers only on topic (another year's numbered question) is never taken off topic
             answers = on_topic > 0 or not step.on_topic_only
-            done = on_topic > 0 or (i == len(gate.ladder) - 1 and answers) or not pipeline.relaxation
+            all_foreign = bool(docs) and step.step != W0 and not step.lexical_only and not step.on_topic_only \
+                and not words_can_judge(docs, language)
+            # Such a rung, on topic only by the words a Latin-script query shares with another language's items
+            # (cognates: "Energie", "Masse", "Impuls"), waits for a nearer rung in the query's language (decision 69)
+            cognates = all_foreign and on_topic > 0 and by_words and i < len(gate.ladder) - 1 and latin_query
+            done = (on_topic > 0 and not cognates) or (i == len(gate.ladder) - 1 and answers) or not pipeline.relaxation
             reason = ("on-topic results in scope" if on_topic else "no on-topic results") + \
                 ("" if by_words else " (the marking material of the named question: not judged by words)"
                  if step.step != W0 else " (the named question, in another language: not judged by words)") + \
@@ -290,14 +302,25 @@ class SearchService:
             RELAXATION_STEPS.labels(pipeline.name, step_label(step.step)).inc()
             if docs and narrowest is None and step.step != W0 and not step.lexical_only and answers:
                 narrowest = (len(response.relaxation_trace) - 1, step, outcome, docs)
-            if foreign is None and docs and step.step != W0 and not step.lexical_only and not step.on_topic_only \
-                    and not words_can_judge(docs, language):
+            if foreign is None and all_foreign:
                 foreign = (len(response.relaxation_trace) - 1, step, outcome, docs)
+            if cognate is None and cognates:
+                cognate = (len(response.relaxation_trace) - 1, step, outcome, docs)
+            by_cognates = _why_cognates_answer(step, docs, stems, asked, cognate, language) \
+                if done and on_topic and cognate is not None and cognate[1] is not step else ""
             later = _why_foreign_answers(step, docs, stems if by_words else set(), asked, foreign) \
-                if done and on_topic and foreign is not None and foreign[1] is not step else ""
-            if later:
+                if done and on_topic and foreign is not None and foreign[1] is not step and cognate is None else ""
+            if by_cognates:
+                step, outcome, docs = _fall_back(response, cognate, "; every result in another language than the "
+                                                 f"query's, on topic by shared words, and the {by_cognates}: this rung "
+                                                 "answers")
+            elif later:
                 step, outcome, docs = _fall_back(response, foreign, "; every result in another language than the "
                                                  f"query's, so not judged by its words, and the {later}: this rung answers")
+            elif done and not on_topic and cognate is not None and cognate[1] is not step:
+                step, outcome, docs = _fall_back(response, cognate, "; every result in another language than the "
+                                                 "query's, on topic by shared words, and no later rung found on-topic "
+                                                 "results: this rung answers")
             elif done and not on_topic and narrowest is not None and narrowest[1] is not step \
                     and (step.lexical_only or not docs or not response.relaxation_trace[0].admissible):
                 instead = "W3" if step.lexical_only else ("the empty last rung" if not docs else "the widest rung")
@@ -306,8 +329,14 @@ class SearchService:
             if done:
                 accepted = self._accept(response, step, outcome, docs, preference, gate)
                 break
-        else:  # the last steps answer only on topic and found nothing: the narrowest relaxed rung, if any
-            if narrowest is not None:
+        else:  # the last steps answer only on topic and found nothing: the rung on topic by shared words, or the
+            # narrowest relaxed rung, if any
+            if cognate is not None:
+                step, outcome, docs = _fall_back(response, cognate, "; every result in another language than the "
+                                                 "query's, on topic by shared words, and no later rung found on-topic "
+                                                 "results: this rung answers")
+                accepted = self._accept(response, step, outcome, docs, preference, gate)
+            elif narrowest is not None:
                 step, outcome, docs = _fall_back(response, narrowest, "; no rung found on-topic results: the "
                                                  "narrowest non-empty relaxed rung answers")
                 accepted = self._accept(response, step, outcome, docs, preference, gate)
@@ -355,6 +384,22 @@ class SearchService:
                 LEAKAGE_FLAGGED.labels(pipeline.name).inc()
         for reason in response.degraded:
             DEGRADED.labels(reason).inc()
+
+
+def _why_cognates_answer(step: common_pb2.LadderStep, docs: list[Doc], stems: set[str], asked: Scope,
+                         cognate: tuple[int, common_pb2.LadderStep, StepResult, list[Doc]], language: str) -> str:
+    """Why the rung on topic by words shared with another language answers instead of ``step``, a later rung with
+    on-topic results; "" when ``step`` moves only the level and holds an on-topic result in the query's language
+    within ``NEAR_GRADES`` of the asked level ("MC-Frage Physik Klasse 11 ... Impuls": the German grade-12 items, not
+    the English high-school ones that share "Energie" and "Masse" with it)."""
+    if step.lexical_only:
+        return "later rungs' on-topic results are the unfiltered pool's"
+    later, answering = Scope.from_proto(step.filter), Scope.from_proto(cognate[1].filter)
+    if not later.level or later.without("level") != answering.without("level"):
+        return "later rungs move more than the level"
+    if not near_in_language(docs, stems, asked.level, language):
+        return f"later rungs hold no on-topic result in the query's language within {NEAR_GRADES} grades of the asked level"
+    return ""
 
 
 def _why_foreign_answers(step: common_pb2.LadderStep, docs: list[Doc], stems: set[str], asked: Scope,

@@ -12,7 +12,10 @@ Two rules keep the constraint from excluding what was asked for:
 * a reference type in a cross-subject query ("Ohm's law ... (physics + algebra
   standard)") often qualifies only one of the subjects -> not used as a constraint,
   unless the corpus index shows that every named subject has that type (then
-  "college chemistry and maths textbooks" keeps ``textbook``).
+  "college chemistry and maths textbooks" keeps ``textbook``), or the reference word is
+  written onto a named subject ("physics textbook: table comparing proton, neutron and
+  electron masses", "manuel de physique ... un volcan": the book is the physics one; the
+  second subject is a topic cue's).
 
 A question number or an exam board alone implies ``exam_question`` with a low
 confidence; without any exam context a "table" asks for reference material
@@ -84,8 +87,9 @@ def find_content_terms(st: SpanText, vocab: Vocabulary) -> list[Hit]:
 
 def content_type(
     st: SpanText, hits: list[Hit], vocab: Vocabulary, *, subjects: tuple[str, ...], levels: tuple[str, ...],
-    numbered: bool, board_default: str | None,
+    numbered: bool, board_default: str | None, named: tuple[Hit, ...] = (),
 ) -> tuple[tuple[str, ...], float, str] | None:
+    """``named``: the subject names the text wrote (``subjects.find_named``), for a reference word written onto one."""
     spans = [(h.start, h.end, h.value[1], h.value[0], h.text) for h in hits]
     spans += [(s, e, "question", "exam_question", "") for s, e, label in st.claims if label == "question_number"]
     spans += _explained_items(st)
@@ -105,7 +109,8 @@ def content_type(
             # the corpus holds the named kinds for every subject, at the asked level or (the level being what the
             # index lacks, which the ladder moves to the nearest held) at any level: the kinds do not exclude one
             if kind == "reference" and len(subjects) > 1 and not (_all_have(vocab, subjects, values, levels)
-                                                                   or _all_have(vocab, subjects, values, ())):
+                                                                   or _all_have(vocab, subjects, values, ())
+                                                                   or _written_onto_subject(st.text, chosen, named)):
                 return values, REFERENCE_IN_CROSS_SUBJECT, f"{evidence} (cross-subject query: qualifies one subject only)"
             confidence = max(vocab_conf(hits, kind)) if any(h.value[1] == kind for h in hits) else EXPLAINED
             return values, confidence, evidence
@@ -123,6 +128,27 @@ def content_type(
     if "?" in st.text or vocab.question_words.find(st):
         return ("exam_question",), QUESTION_SHAPED, "question-shaped query"
     return None
+
+
+#: What may stand between a subject's name and a reference word written onto it: "physics textbook", "phy 課本",
+#: "manuel de physique", "libro de química", "Lehrbuch der Physik", "textbook of physics".
+_ONTO_AFTER = re.compile(r"[\s-]{0,2}")
+_ONTO_BEFORE = re.compile(r"\s*(?:(?:de|du|des|de\s+la|d'|of|der|del|de\s+los)\s*)?", re.IGNORECASE)
+
+
+def _written_onto_subject(text: str, references: list[tuple], named: tuple[Hit, ...]) -> bool:
+    """Whether the text names one subject only and a reference word is written onto it (``_ONTO_AFTER`` /
+    ``_ONTO_BEFORE``): the other subjects are topic cues'. Where two subjects are named ("physics + algebra
+    standard"), the reference qualifies the one it is written onto, and not the other."""
+    if len({subject for hit in named for subject in hit.value[0]}) != 1:
+        return False
+    for start, end, *_ in references:
+        for hit in named:
+            if hit.end <= start and _ONTO_AFTER.fullmatch(text[hit.end:start]):
+                return True
+            if end <= hit.start and _ONTO_BEFORE.fullmatch(text[end:hit.start]):
+                return True
+    return False
 
 
 def _explained_items(st: SpanText) -> list[tuple]:

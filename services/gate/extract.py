@@ -123,7 +123,7 @@ def extract_scope(query: str, vocab: Vocabulary) -> Extraction:
     _put(fields, "content_type", content_type(
         st, content_hits, vocab, subjects=fields.get("subject", ((),))[0], levels=fields.get("level", ((),))[0],
         numbered="question_number" in fields,
-        board_default=defaults["content_type"] if defaults["exam_board"] else None,
+        board_default=defaults["content_type"] if defaults["exam_board"] else None, named=tuple(named),
     ))
     paper = paper_mod.resolve_paper(
         st, mentions, vocab, subjects=subject.values if subject else (), levels=fields.get("level", ((),))[0],

@@ -1083,3 +1083,33 @@ def test_spanish_ordinal_grades_and_how_an_answer_is_reached(bundled, query, fie
 def test_a_numbered_item_explained_asks_for_its_solution(bundled, query, value):
     """Round 36 (kr_ms_exact.02): "#25 explained" asks for the worked solution; "explained" after a topic does not."""
     assert _field(bundled, query, "content_type") == value
+
+
+@pytest.mark.parametrize("query, value", [
+    ("11th grade physics textbook: table comparing proton, neutron and electron mass (kg and atomic mass units)",
+     ("textbook",)),
+    ("manuel de physique niveau université (college) : l'exemple résolu du rocher projeté par un volcan",
+     ("textbook",)),
+    ("Ohm's law and rearranging V = IR (physics + algebra standard)", ()),
+    ("inclined plane: splitting weight into mg sin(theta) and mg cos(theta), and the trig ratio standards behind it",
+     ()),
+])
+def test_a_reference_written_onto_the_one_named_subject_qualifies_it(bundled, query, value):
+    """Round 41 (lf_st_relax.02): a topic cue adds a second subject ("volcan": geography); the book is still the named
+    subject's. Where two subjects are named, or the reference is not written onto one, it is not a constraint."""
+    assert _field(bundled, query, "content_type") == value
+
+
+@pytest.mark.parametrize("query, number", [
+    ("gaokao 2018 national paper 2, science-track maths multiple choice 11 (odd function)", (11,)),
+    ("2018 national paper 2 maths mc 11", (11,)),
+    ("MCQ 5 questions about cells 2015", ()),
+    ("multiple choice 11 on cells", ()),
+])
+def test_a_dated_multiple_choice_number_names_the_item(bundled, query, number):
+    """Round 41 (lh_ms_exact.02): "multiple choice 11" in a dated look-up is item 11; a count or an undated query is not."""
+    assert _field(bundled, query, "question_number") == number
+
+
+def test_a_worked_answer_is_the_solution(bundled):
+    assert _field(bundled, "2018 national paper 2 maths mc 11, need the worked answer", "content_type") == ("solution",)

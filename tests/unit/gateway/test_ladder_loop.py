@@ -315,6 +315,74 @@ def test_a_rung_in_another_language_answers_before_a_later_rung_that_leaves_the_
     assert [r.doc_id for r in resp.results] == ["t1"]
 
 
+COGNATES = [
+    Doc("m1", "impuls und energie einer masse", metadata={"subject": "physics", "level": "high_school",
+                                                        "content_type": "exam_question", "language": "en"}),
+    Doc("d12", "impuls und energie zweier körper", metadata={"subject": "physics", "level": "grade_12",
+                                                            "content_type": "exam_question", "language": "de"}),
+    Doc("d12t", "impuls und energie im lehrbuch", metadata={"subject": "physics", "level": "grade_12",
+                                                           "content_type": "textbook", "language": "de"}),
+]
+
+
+class GermanGate(LanguageGate):
+    language = "de"
+
+
+def _cognate_ladder(*later: dict) -> list[common_pb2.LadderStep]:
+    return ladder((W0, {"subject": "physics", "level": "grade_11", "content_type": "exam_question"}),
+                  (W2, {"subject": "physics", "level": "high_school", "content_type": "exam_question"}),
+                  *((W2, f) for f in later))
+
+
+def test_a_rung_on_topic_only_by_words_shared_with_another_language_waits_for_a_nearer_same_language_rung(
+        monkeypatch) -> None:
+    # "MC-Frage Physik Klasse 11 ... Energie ... Impuls": the English high-school items share the German words;
+    # the German grade-12 items, one grade from the asked level, answer
+    monkeypatch.setattr("tests.unit.gateway.test_ladder_loop.CORPUS", COGNATES)
+    gate = GermanGate(_cognate_ladder({"subject": "physics", "level": ["grade_11", "grade_12", "high_school"],
+                                       "content_type": "exam_question"}), ["impuls", "energie"])
+    resp = search(service(gate), "impuls energie", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, False, True] and resp.final_step == W2
+    assert resp.relaxation_trace[1].on_topic == 1
+    assert resp.results[0].doc_id == "d12"
+
+
+def test_the_rung_on_topic_by_shared_words_answers_when_the_later_rung_moves_more_than_the_level(monkeypatch) -> None:
+    monkeypatch.setattr("tests.unit.gateway.test_ladder_loop.CORPUS", COGNATES)
+    gate = GermanGate(_cognate_ladder({"subject": "physics", "level": ["grade_11", "grade_12", "high_school"]}),
+                      ["impuls", "energie"])
+    resp = search(service(gate), "impuls energie", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, True, False]
+    assert "later rungs move more than the level" in resp.relaxation_trace[1].reason
+    assert [r.doc_id for r in resp.results] == ["m1"]
+
+
+def test_the_rung_on_topic_by_shared_words_answers_when_same_language_results_are_far_from_the_asked_level(
+        monkeypatch) -> None:
+    monkeypatch.setattr("tests.unit.gateway.test_ladder_loop.CORPUS", COGNATES)
+    gate = GermanGate(ladder((W0, {"subject": "physics", "level": "grade_8", "content_type": "exam_question"}),
+                             (W2, {"subject": "physics", "level": "high_school", "content_type": "exam_question"}),
+                             (W2, {"subject": "physics", "level": ["grade_8", "grade_12", "high_school"],
+                                   "content_type": "exam_question"})), ["impuls", "energie"])
+    resp = search(service(gate), "impuls energie", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, True, False]
+    assert "in the query's language within 2 grades of the asked level" in resp.relaxation_trace[1].reason
+    assert [r.doc_id for r in resp.results] == ["m1"]
+
+
+def test_a_chinese_querys_english_words_judge_the_english_rung(monkeypatch) -> None:
+    # "给高一学生找几道英文 biology 选择题, Hardy-Weinberg": the English words are the results' own, not cognates
+    monkeypatch.setattr("tests.unit.gateway.test_ladder_loop.CORPUS", MIXED)
+    gate = ChineseGate(ladder((W0, {"subject": "chemistry", "level": "grade_11"}),
+                              (W1, {"subject": "chemistry", "level": "high_school"}),
+                              (W2, {"subject": "chemistry", "level": ["grade_11", "grade_12", "high_school"]})),
+                       ["rusting", "燃烧"])
+    resp = search(service(gate), "rusting 燃烧", "E")
+    assert [a.accepted for a in resp.relaxation_trace] == [False, True] and resp.final_step == W1
+    assert [r.doc_id for r in resp.results] == ["e9"]
+
+
 NUMBERED = [
     Doc("q7", "for how many integers n is 4000 times two fifths to the n an integer",
         metadata={"subject": "mathematics", "paper": "AMC 12A", "year": 2018, "question_number": 7,

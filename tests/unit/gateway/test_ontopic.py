@@ -44,3 +44,17 @@ def test_a_topical_requests_exact_scope_is_judged_by_whole_chinese_words():
     assert not is_on_topic("一定质量的理想气…计", stems) and is_on_topic("一定质量的气体", stems)
     assert sitting_stems(topic_stems(["电"])) == {"电"}                # a one-character topic stays
     assert sitting_stems(topic_stems(["magnets"])) == topic_stems(["magnets"])
+
+
+def test_near_in_language_asks_for_an_on_topic_result_in_the_querys_language_near_the_asked_level():
+    from chsr.documents import Doc
+    from gateway.ontopic import near_in_language
+
+    stems = topic_stems(["impuls energie"])
+    english = Doc("m", "impuls energie", metadata={"level": "high_school", "language": "en"})
+    german_12 = Doc("d", "impuls und energie", metadata={"level": "grade_12", "language": "de"})
+    german_off = Doc("o", "wetter und klima", metadata={"level": "grade_12", "language": "de"})
+    assert near_in_language([english, german_12], stems, ["grade_11"], "de")
+    assert not near_in_language([english, german_off], stems, ["grade_11"], "de")   # German, but off topic
+    assert not near_in_language([german_12], stems, ["grade_8"], "de")              # four grades away
+    assert near_in_language([german_12], stems, [], "de")                           # no level asked
