@@ -1113,3 +1113,16 @@ def test_a_dated_multiple_choice_number_names_the_item(bundled, query, number):
 
 def test_a_worked_answer_is_the_solution(bundled):
     assert _field(bundled, "2018 national paper 2 maths mc 11, need the worked answer", "content_type") == ("solution",)
+
+
+@pytest.mark.parametrize("query, field, value", [
+    ("16年 quanguo2 化学 联氨(肼) 火箭燃料 那道大题", "paper", ("Gaokao 新课标II Chemistry",)),
+    ("16年 quanguo2 化学 联氨(肼) 火箭燃料 那道大题", "year", (2016,)),
+    ("2016 quanguo1 wuli 喷泉 托着卡通玩具悬停 题目+答案", "paper", ("Gaokao 新课标I Physics",)),
+    ("gaokao 2020 shengwu quanguo 2 第1题", "subject", ("biology",)),
+    ("University physics reference table: dielectric constants of common materials", "level", ("college",)),
+])
+def test_pinyin_paper_and_subject_names_and_university_before_a_subject(bundled, query, field, value):
+    """Round 42 (lk_st_exact.01, lj_tb_relax.01): a student types 全国卷 and the subject in pinyin; "University physics"
+    is the college level."""
+    assert _field(bundled, query, field) == value
