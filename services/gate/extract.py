@@ -44,6 +44,7 @@ _SESSION_YEAR = re.compile(r"(?<![a-z])amc[\s-]*(?:10|12)[\s,-]*(?P<y>(?:19|20)\
 #: "19年高考", "13年国二", "09年宁夏海南卷") or the word for a paper or its questions ("好像是17年的卷子", "09年的主观题"): elsewhere "18年" is a
 #: duration.
 _SHORT_YEAR = re.compile(r"(?<![0-9])(?P<yy>\d\d)\s*年\s*(?=高考|全国|国[一二三123]|新课标|新高考|[甲乙丙]卷|[\u3400-\u9fff]{2,6}卷|"
+                         r"quan\s?guo|gaokao|"
                          r"的?(?:卷子|试卷|真题|考题|高考题|主观题|选择题|大题))")
 #: Two-digit years annotators write when no four-digit year is stated: glued to a Chinese paper name ("22全国乙理数"),
 #: before a competition's name ("21 AMC 12A #22", "soln for 09 AMC12A q10"), or with an apostrophe ("AMC12B '05").
