@@ -318,9 +318,7 @@ class SearchService:
                 step, outcome, docs = _fall_back(response, foreign, "; every result in another language than the "
                                                  f"query's, so not judged by its words, and the {later}: this rung answers")
             elif done and not on_topic and cognate is not None and cognate[1] is not step:
-                step, outcome, docs = _fall_back(response, cognate, "; every result in another language than the "
-                                                 "query's, on topic by shared words, and no later rung found on-topic "
-                                                 "results: this rung answers")
+                step, outcome, docs = _fall_back(response, cognate, _NOTHING_NEARER)
             elif done and not on_topic and narrowest is not None and narrowest[1] is not step \
                     and (step.lexical_only or not docs or not response.relaxation_trace[0].admissible):
                 instead = "W3" if step.lexical_only else ("the empty last rung" if not docs else "the widest rung")
@@ -332,9 +330,7 @@ class SearchService:
         else:  # the last steps answer only on topic and found nothing: the rung on topic by shared words, or the
             # narrowest relaxed rung, if any
             if cognate is not None:
-                step, outcome, docs = _fall_back(response, cognate, "; every result in another language than the "
-                                                 "query's, on topic by shared words, and no later rung found on-topic "
-                                                 "results: this rung answers")
+                step, outcome, docs = _fall_back(response, cognate, _NOTHING_NEARER)
                 accepted = self._accept(response, step, outcome, docs, preference, gate)
             elif narrowest is not None:
                 step, outcome, docs = _fall_back(response, narrowest, "; no rung found on-topic results: the "
@@ -384,6 +380,11 @@ class SearchService:
                 LEAKAGE_FLAGGED.labels(pipeline.name).inc()
         for reason in response.degraded:
             DEGRADED.labels(reason).inc()
+
+
+#: Why the rung on topic by words shared with another language answers when no later rung found anything on topic.
+_NOTHING_NEARER = ("; every result in another language than the query's, on topic by shared words, and no later rung "
+                   "found on-topic results: this rung answers")
 
 
 def _why_cognates_answer(step: common_pb2.LadderStep, docs: list[Doc], stems: set[str], asked: Scope,
