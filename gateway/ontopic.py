@@ -94,7 +94,18 @@ def exact_item_in_another_language(step_filter: Scope, docs: Sequence[Doc], lang
 
 def words_can_judge(docs: Sequence[Doc], language: str) -> bool:
     """Whether some result is in the query's language (or no language is known), so shared words can judge it."""
-    return not language or not docs or any(d.metadata.get("language") in (None, "", language) for d in docs)
+    return not language or not docs or any(_in_language(d, language) for d in docs)
+
+
+def _in_language(doc: Doc, language: str) -> bool:
+    """Whether ``doc`` is in ``language`` (a document of no known language counts as being in any)."""
+    return doc.metadata.get("language") in (None, "", language)
+
+
+def _grade_distances(doc: Doc, asked_levels: Sequence[str]) -> list[int]:
+    """How many grades ``doc`` lies from each asked level on the grade line (levels off the line left out)."""
+    level = str(doc.metadata.get("level") or "")
+    return [d for asked in asked_levels if (d := level_distance(asked, level)) is not None]
 
 
 def near_in_language(docs: Sequence[Doc], stems: set[str], asked_levels: Sequence[str], language: str) -> bool:
@@ -102,12 +113,10 @@ def near_in_language(docs: Sequence[Doc], stems: set[str], asked_levels: Sequenc
     (any level when none was asked or none is on the grade line): "MC-Frage Physik Klasse 11 ... Impuls" is answered
     by the German grade-12 items, not by the English high-school ones that share "Energie" and "Masse" with it."""
     for doc in docs:
-        if doc.metadata.get("language") not in (None, "", language) or not is_on_topic(doc.full_text, stems):
-            continue
-        level = str(doc.metadata.get("level") or "")
-        distances = [d for asked in asked_levels if (d := level_distance(asked, level)) is not None]
-        if not distances or min(distances) <= NEAR_GRADES:
-            return True
+        if _in_language(doc, language) and is_on_topic(doc.full_text, stems):
+            distances = _grade_distances(doc, asked_levels)
+            if not distances or min(distances) <= NEAR_GRADES:
+                return True
     return False
 
 
@@ -121,7 +130,5 @@ def drops_asked_kind(answering: Scope, later: Scope, asked: Scope) -> bool:
 def far_from_asked(docs: Sequence[Doc], stems: set[str], asked_levels: Sequence[str]) -> bool:
     """Whether every on-topic result lies more than ``NEAR_GRADES`` grades from every asked level (False when no
     level was asked or none of the levels is on the grade line)."""
-    distances = [d for doc in docs if is_on_topic(doc.full_text, stems)
-                 for asked in asked_levels
-                 if (d := level_distance(asked, str(doc.metadata.get("level") or ""))) is not None]
+    distances = [d for doc in docs if is_on_topic(doc.full_text, stems) for d in _grade_distances(doc, asked_levels)]
     return bool(distances) and min(distances) > NEAR_GRADES
