@@ -37,10 +37,11 @@ WIDENED_NOT_DROPPED = ("level",)
 
 def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope: bool = False,
                     gap: SeriesGap | None = None, unsatisfiable: Mapping[str, str] | None = None,
-                    found: Mapping[str, Collection[str]] | None = None) -> list[LadderStep]:
+                    found: Mapping[str, Collection[str]] | None = None, unseen: bool = False) -> list[LadderStep]:
     """``gap``: what a named series lacks (``services.gate.series.find_gap``); its rungs come right after W0.
     ``unsatisfiable``: ``vocab.unsatisfiable(decision.filter)`` when the caller already has it.
-    ``found``: the reference material the probe found, by content type (``services.gate.nearest.material_found``)."""
+    ``found``: the reference material the probe found, by content type (``services.gate.nearest.material_found``).
+    ``unseen``: the probe cannot see the reference material asked for (``services.gate.nearest.material_unseen``)."""
     if unsatisfiable is None:
         unsatisfiable = vocab.unsatisfiable(decision.filter)
     steps = _evidence_ladder(decision, vocab, strict_scope, unsatisfiable)
@@ -49,7 +50,8 @@ def evidence_ladder(decision: EvidenceDecision, vocab: Vocabulary, strict_scope:
     unlikely = "content_type" in decision.soft_fields and _kind_unlikely(kind)
     steps = with_question_for_marking(steps, vocab)
     steps = with_reference_material(with_nearest_level(steps, vocab), vocab, found, unlikely,
-                                    subject_confirmed=confirmed, kind_firm=kind is not None and kind.action == "filter")
+                                    subject_confirmed=confirmed, kind_firm=kind is not None and kind.action == "filter",
+                                    unseen=unseen)
     return with_series_rungs(steps, decision.filter, gap)
 
 

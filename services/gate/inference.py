@@ -20,7 +20,7 @@ from services.gate.evidence_features import StatedQuery, stated_from_extraction
 from services.gate.evidence_ladder import evidence_ladder
 from services.gate.extract import Extraction
 from services.gate.ladder import LadderStep
-from services.gate.nearest import material_found
+from services.gate.nearest import material_found, material_unseen
 from services.gate.overruled import (dropped_absent, named_paper_subject, overruled_absent, replaced_next_door,
                                      with_stated_fallback, with_stated_subject, with_stated_w0)
 from services.gate.series import (board_beside_corrected_subject, board_keeps_stated_subject, find_gap, gap_note,
@@ -116,7 +116,8 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     said = [unsatisfiable[k] for k in ("paper", "session", "question_number") if k in unsatisfiable]
     if said:
         decision = replace(decision, notes=[*decision.notes, *(n for n in said if n not in decision.notes)])
-    ladder = evidence_ladder(decision, vocab, strict_scope, gap, unsatisfiable, material_found(probe))
+    ladder = evidence_ladder(decision, vocab, strict_scope, gap, unsatisfiable, material_found(probe),
+                             material_unseen(extraction.text, decision.filter.content_type, vocab))
     # a numbered item named under the wrong subject of a real sitting: the sibling paper holding it, right after W0
     ladder = with_sibling_rung(ladder, sibling_rung(decision.filter, unsatisfiable, probe, vocab.sitting_aliases))
     # a number past the named paper's last (a combined booklet's number) the probe did not correct: the paper's items

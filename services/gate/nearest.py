@@ -19,6 +19,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
 from chsr.levels import NEAR_GRADES, level_distance, nearest_levels
+from chsr.query_language import detect_language
 from chsr.relaxation import W1, W2
 from chsr.scope import MARKING_TYPES, Scope
 from services.gate.evidence_features import EvidenceHit
@@ -134,10 +135,22 @@ def material_found(probe: Sequence[EvidenceHit], depth: int = MATERIAL_DEPTH) ->
     return found
 
 
+def material_unseen(query: str, content_types: tuple[str, ...], vocab: Vocabulary) -> bool:
+    """Whether the probe cannot see the reference material asked for: the query is written in a language the index
+    holds none of it in (the textbook is English; a Chinese query shares no word with it, and the English-trained
+    embedding does not read Chinese). False when unknown (no language detected, no languages in the catalogue)."""
+    kinds = tuple(c for c in content_types if c in REFERENCE_MATERIAL)
+    written = detect_language(query)
+    if not kinds or written is None:
+        return False
+    held_in = vocab.languages_of(kinds)
+    return bool(held_in) and written.code not in held_in
+
+
 def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
                             found: Mapping[str, Collection[str]] | None = None,
                             unlikely: bool = False, subject_confirmed: bool = False,
-                            kind_firm: bool = False) -> list[LadderStep]:
+                            kind_firm: bool = False, unseen: bool = False) -> list[LadderStep]:
     """``steps`` with a W1 rung right after W0 that keeps a reference content type and moves the level (and the
     subject) to the nearest place the corpus holds it (unchanged when W0 can match it).
 
@@ -161,7 +174,13 @@ def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
     textbook), so a textbook still moves.
 
     ``kind_firm``: the kind is a filter, not a soft field (a weak "table" is not): only then, when the subject holds
-    none of it anywhere and no other subject's is to be had, the next rung asks for the other reference kind."""
+    none of it anywhere and no other subject's is to be had, the next rung asks for the other reference kind.
+
+    ``unseen``: the probe cannot see the textbook (:func:`material_unseen`: the query is written in a language the
+    index holds no textbook in). A science discipline without a textbook then moves to the sibling disciplines that
+    hold one, as the evidence moves it for an English query ("高中化学 ... 化学教材里有没有一张表，列出质子、中子、电子的质量":
+    the physics textbook's table; round 44). Other subjects, and syllabi (one subject's document), still wait for
+    evidence."""
     if len(steps) < 2 or not vocab.has_corpus or unlikely:
         return steps
     base = steps[0].filter
@@ -174,8 +193,11 @@ def with_reference_material(steps: list[LadderStep], vocab: Vocabulary,
     subjects = base.subject
     if not own and "science" in subjects:
         subjects = tuple(dict.fromkeys([*subjects, *SCIENCE_DISCIPLINES]))
-    if not vocab.held_levels(subjects, kinds) and found and not (subject_confirmed and "textbook" not in kinds):
-        subjects = tuple(s for s in vocab.content_holders(kinds) if any(s in found.get(k, ()) for k in kinds))
+    if not vocab.held_levels(subjects, kinds):
+        if found and not (subject_confirmed and "textbook" not in kinds):
+            subjects = tuple(s for s in vocab.content_holders(kinds) if any(s in found.get(k, ()) for k in kinds))
+        elif unseen and kinds == ("textbook",) and set(subjects) <= set(SCIENCE_DISCIPLINES):
+            subjects = tuple(s for s in vocab.content_holders(kinds) if s in SCIENCE_DISCIPLINES)
     nearest = _nearest_held(vocab.held_levels(subjects, kinds), base.level)
     if not nearest:
         return _with_other_kind(steps, kinds, vocab) if kind_firm and not own else steps

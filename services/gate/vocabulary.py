@@ -406,6 +406,10 @@ class Vocabulary:
         return {lv for s, c, lv, g in self._subject_languages
                 if s in subjects and g == language and (not content_types or c in content_types)}
 
+    def languages_of(self, content_types: tuple[str, ...]) -> set[str]:
+        """The languages the corpus holds material of any of ``content_types`` in; empty when unknown."""
+        return {g for _, c, _, g in self._subject_languages if c in content_types}
+
     @cached_property
     def _subject_languages(self) -> set[tuple[str, str, str, str]]:
         return {tuple(t) for t in self.corpus.get("subject_content_languages", [])}  # type: ignore[misc]

@@ -912,6 +912,16 @@ def test_xinkebiao_typed_with_its_homophone_names_the_paper_only_before_juan(bun
     assert extract_scope("新课表 安排", bundled).scope.paper == ()
 
 
+def test_xinkebiao_compared_with_another_standard_is_the_curriculum_standard_not_the_paper(bundled):
+    """Round 44: "新课标和美国课标对比" is the Chinese curriculum standard set beside another one; the corpus holds
+    the Common Core standards, not a paper."""
+    scope = extract_scope("想把新课标和美国课标对比：Common Core 高中数学标准里，哪一条讲正态分布？", bundled).scope
+    assert scope.paper == () and scope.content_type == ("syllabus",)
+    assert extract_scope("Common Core和新课标对比 高中数学", bundled).scope.paper == ()
+    assert extract_scope("2012新课标卷和全国卷对比 数学", bundled).scope.paper == (
+        "Gaokao 新课标 Mathematics I (science track)", "Gaokao 新课标 Mathematics II (liberal-arts track)")
+
+
 def test_a_dictated_query_is_read_through_its_spoken_numbers(bundled):
     """Round 27 (voice dictation): the year and the item are spoken, and the gate reads them (chsr.numerals)."""
     scope = run_gate("a m c twelve b twenty twenty four number eight log base two of x", vocab=bundled).scope

@@ -110,6 +110,26 @@ def test_without_the_probe_finding_it_the_subject_stays(mini):
     assert with_reference_material(plain, mini, {"textbook": {"biology"}}) == plain  # biology holds no textbook
 
 
+def test_a_textbook_the_probe_cannot_see_moves_a_science_discipline_to_the_sibling_holding_one(mini):
+    """Round 44 (lp_tb_adv.01): "高中化学 ... 化学教材里有没有一张表，列出质子、中子、电子的质量" names chemistry, which holds no
+    textbook; the only textbook is English, so a Chinese query's probe cannot find it. The rung keeps the textbook
+    and moves the discipline to its sibling that holds one; a history textbook, or a syllabus, still waits."""
+    from services.gate.nearest import material_unseen
+
+    assert mini.languages_of(("textbook",)) == {"en"}
+    assert material_unseen("化学教材里有没有一张表，列出质子、中子、电子的质量", ("textbook",), mini)
+    assert not material_unseen("chemistry textbook table of particle masses", ("textbook",), mini)
+    assert not material_unseen("化学教材里有没有一张表", ("exam_question",), mini)
+    asked = build_ladder(Scope.from_dict({"subject": "chemistry", "level": "high_school", "content_type": "textbook"}),
+                         [], False)
+    rung = with_reference_material(asked, mini, unseen=True)[1]
+    assert rung.label == "W1" and rung.filter.subject == ("physics",) and rung.filter.content_type == ("textbook",)
+    assert with_reference_material(asked, mini) == asked
+    history = build_ladder(Scope.from_dict({"subject": "history", "level": "high_school", "content_type": "textbook"}),
+                           [], False)
+    assert with_reference_material(history, mini, unseen=True) == history
+
+
 def test_a_syllabus_of_a_confirmed_subject_is_never_another_subjects(mini):
     """"is there an official high school physics syllabus / standards doc that lists the projectile formulas?"
     (round 15, ih_fm_rx.01): the index has no physics syllabus and the probe finds the mathematics standards. With
