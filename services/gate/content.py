@@ -76,13 +76,35 @@ def _problem_word(st: SpanText, hit: Hit) -> bool:
     return bool(is_formula or _PROBLEM_SOLUTION_BEFORE.search(before) or _PROBLEM_SOLUTION_AFTER.match(after))
 
 
+#: A negation right before a kind of answer ("the stem and options only, not the 解析", "without the mark scheme", "sin
+#: la solución", "ohne Lösung", "不要答案"): that answer is ruled out, not asked for (round 45). Searched in the 16
+#: characters before the mention.
+NOT_WANTED = re.compile(r"(?:(?<![a-z\u00c0-\u024f])(?:not|no|without|sans|sin|ohne|nicht|kein|keine|keinen)\s+"
+                        r"(?:the\s+|a\s+|an\s+|any\s+|la\s+|le\s+|les\s+|el\s+|los\s+|las\s+|die\s+|den\s+|de\s+)?"
+                        r"|不要|不需要|无需|不用|不含|不带)\s*$")
+
+
+#: The question asked for alone ("Question text only, the answer key comes later", "just the questions", "只要题目",
+#: "nur die Aufgabe", "solo el enunciado", "seulement l'énoncé"): every answer kind the text mentions is ruled out.
+QUESTION_ONLY = re.compile(
+    r"(?<![a-z])(?:(?:question|questions|stem|stems|problem|problems)(?:\s+text)?\s+only|(?:only|just)\s+the\s+"
+    r"(?:question|questions|stem|stems|problem|problems)(?![a-z])|nur\s+die\s+aufgaben?(?![a-z])|solo\s+(?:el|los)\s+"
+    r"enunciados?(?![a-z])|seulement\s+l'[ée]nonc[ée])|只要题目|题目就行|只要原题")
+
+
 def find_content_terms(st: SpanText, vocab: Vocabulary) -> list[Hit]:
-    """Find and claim content-type phrases (before subjects and topic cues are read)."""
+    """Find and claim content-type phrases (before subjects and topic cues are read). An answer kind the text rules
+    out (``NOT_WANTED``) is claimed, so it is not read as a topic word, but not returned."""
     hits = [hit for hit in vocab.content_type_terms.find(st) if not _problem_word(st, hit)]
     for hit in hits:
         if hit.value[1] != "weak_reference":  # "table" stays readable as part of a topic ("frequency table")
             st.claim(hit.start, hit.end, "content_type")
-    return hits
+    question_only = bool(QUESTION_ONLY.search(st.low))
+    return [hit for hit in hits if not (hit.value[1] == "answer" and (question_only or _ruled_out(st, hit)))]
+
+
+def _ruled_out(st: SpanText, hit: Hit) -> bool:
+    return bool(NOT_WANTED.search(st.low[max(0, hit.start - 16):hit.start]))
 
 
 def content_type(

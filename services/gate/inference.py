@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
+from chsr.query_language import detect_language
 from chsr.scope import Scope
+from chsr.text import has_cjk
 from services.gate.evidence import EvidenceDecision, EvidenceHit, EvidenceParams, decide_scope, with_hints
 from services.gate.content import BOTH_REQUESTED
 from services.gate.evidence_features import StatedQuery, stated_from_extraction
@@ -84,7 +86,10 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
         carried = series_subject(decision.filter, gap)
         if carried is not None:  # a series of one subject carries it, as a named paper does
             decision = replace(decision, filter=carried[0], notes=[*decision.notes, carried[1]])
-    corrected = corrected_sitting(decision.filter, decision.fields.get("subject"), probe, vocab.sitting_aliases)
+    # the language of the query's own words; none where they hold Chinese (a Chinese word reaches the Chinese items)
+    written = None if has_cjk(extraction.remaining) else detect_language(extraction.remaining)
+    corrected = corrected_sitting(decision.filter, decision.fields.get("subject"), probe, vocab.sitting_aliases,
+                                  written.code if written is not None else None)
     if corrected is not None:  # the text's subject is wrong and the sibling paper of its sitting holds the item
         decision = replace(decision, filter=corrected[0], notes=[*decision.notes, corrected[1]])
     said_number = extraction.confidence.get("question_number", (0.0, ""))[1]

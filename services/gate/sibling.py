@@ -78,11 +78,19 @@ def sibling_rung(flt: Scope, unsatisfiable: Mapping[str, str], probe: Sequence[E
 
 
 def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence[EvidenceHit],
-                      aliases: Mapping[str, str] | None = None) -> tuple[Scope, str] | None:
+                      aliases: Mapping[str, str] | None = None, written: str | None = None) -> tuple[Scope, str] | None:
     """The exact scope on the sibling paper, and a note saying why, when the evidence overruled the text's subject
     and the probe ranks the sibling's numbered item above the named paper's, or when the lexical probe's first hit
-    is the sibling's item by a wide margin (``dominant_sibling``); None otherwise."""
+    is the sibling's item by a wide margin (``dominant_sibling``); None otherwise.
+
+    ``written``: the language the query's own words (the text less its scope words) are written in (None where
+    they hold Chinese: "天琴计划 satellite ..." names the item in the items' own words). Where none of the sitting's
+    items of that year is in it, the words cannot pick one item over another, and the text's paper stands ("参考答案 / Erwartungshorizont zur Gaokao-Physik 2016 全国I卷 Nr. 14: Luftblase steigt aus 10 m Tiefe auf,
+    Δp = 2σ/r": only the formula's letters reach the Chinese items, and they ranked the maths paper's question 14
+    first; round 45)."""
     if subject is None or not flt.paper or not flt.year:
+        return None
+    if written and not any(h.metadata.get("language") in (None, "", written) for h in probe if _same_item(h, flt)):
         return None
     dominant = dominant_sibling(flt, probe, aliases)
     if dominant is not None:

@@ -802,6 +802,8 @@ def test_german_ordinal_grades_and_ruled_out_levels(bundled):
     ("manuel de physique 10e année", "grade_10"),             # Canada / Switzerland: "10e année" is grade 10
     ("德州TAKS 2009 国二自然 #33", "grade_8"),                  # Taiwan: 國二 before a junior-high subject is grade 8
     ("国三理化 选择题", "grade_9"),
+    ("TIMSS 2019 八年级科学 酸雨的选择题？国二段考前想给学生练", "grade_8"),  # round 45: before a school term too
+    ("国三 physics + 数学：抛体运动", "grade_9"),                 # opening the query before English, no year first
     ("fisica de decimo grado: tabla de constantes", "grade_10"),   # Spanish ordinals
     ("高2向けの仏语物理プリント", "grade_11"),                     # Japanese 高2 / 中2 (also Chinese 高中2年级)
     ("中2の生徒用に", "grade_8"),
@@ -910,6 +912,33 @@ def test_national_papers_listed_together_are_each_named(mini):
 def test_xinkebiao_typed_with_its_homophone_names_the_paper_only_before_juan(bundled):
     assert extract_scope("2014年新课表卷 理综物理", bundled).scope.paper == ("Gaokao 新课标 Physics",)
     assert extract_scope("新课表 安排", bundled).scope.paper == ()
+
+
+@pytest.mark.parametrize("query, kind", [
+    ("2017 全国III卷 历史 选择题第10题 九三年; I need the stem and options only, not the 解析.", "exam_question"),
+    ("AMC 10A 2015 problem 5 without the solution", "exam_question"),
+    ("2015 全国I卷 物理 第20题 不要答案", "exam_question"),
+    ("ejercicio de física sin solución, bachillerato", "exam_question"),
+    ("2016 全国I卷 physics, the fountain question. Question text only, the answer key comes later.", "exam_question"),
+    ("2017 全国III卷 历史 第10题 解析", "solution"),        # asked for: still read
+    ("AMC 8 2019 #5 answer key", "mark_scheme"),
+])
+def test_an_answer_the_text_rules_out_is_not_the_kind_asked_for(bundled, query, kind):
+    """Round 45 (ls_bil_exact.02, ls_st_exact.01): a negated answer word, or "question text only", asks for the item."""
+    assert extract_scope(query, bundled).scope.content_type == (kind,)
+
+
+def test_a_system_of_government_is_a_history_topic_not_the_politics_subject(bundled):
+    """Round 45 (lu_bil_relax.01): "2023 全国甲卷 历史 选择题：古希腊民主政治 ..." - 民主政治 (democracy) is the topic."""
+    assert extract_scope("2023 全国甲卷 历史 选择题：古希腊民主政治", bundled).scope.subject == ("history",)
+    assert extract_scope("2019 全国I卷 文综政治 第12题", bundled).scope.subject == ("politics",)
+
+
+def test_guo_yi_after_a_year_stays_the_national_paper(bundled):
+    """"2013 國一 Econ MC 第2題" (round 43, a Hong Kong teacher): a year first, so 國一 is 全国I卷, not grade 7."""
+    assert extract_scope("2013 国一 Econ MC 第2题", bundled).scope.paper == ("Gaokao 新课标I Politics",)
+    taiwan = extract_scope("TIMSS 2019 八年级科学 国二段考", bundled).scope
+    assert taiwan.level == ("grade_8",) and "China NCEE (Gaokao)" not in taiwan.exam_board
 
 
 def test_xinkebiao_compared_with_another_standard_is_the_curriculum_standard_not_the_paper(bundled):

@@ -66,6 +66,15 @@ OVERRULED = FieldDecision("subject", ("chemistry",), 0.42, "evidence", "rank",
                           conflict="subject: the text says biology, the evidence says chemistry")
 
 
+def test_words_in_a_language_none_of_the_items_is_in_cannot_move_the_sitting():
+    """Round 45 (lt_ms_exact.01): "参考答案 / Erwartungshorizont zur Gaokao-Physik 2016 全国I卷 Nr. 14: Luftblase ..." -
+    the German words reach no Chinese item, so the probe's order is not the query's choice: the named paper stands."""
+    probe = [hit("Gaokao 新课标III Chemistry", 8, year=2018, subject="chemistry", language="zh"),
+             hit("Gaokao 新课标III Biology", 8, year=2018, rank=6, subject="biology", language="zh")]
+    assert corrected_sitting(NAMED, OVERRULED, probe, written="de") is None
+    assert corrected_sitting(NAMED, OVERRULED, probe, written="zh") is not None
+
+
 def test_a_wrong_subject_whose_paper_holds_the_number_moves_to_the_sibling_the_probe_ranks_first():
     """"2018 全国3卷 生物 第8题 硫代硫酸钠 ...": the biology paper has a question 8 too, about something else; the
     probe ranks chemistry's question 8 of that sitting first, and the evidence says chemistry."""
