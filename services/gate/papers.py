@@ -255,8 +255,28 @@ def _composite_one(
             return None  # variant without a subject: nothing specific to name
         return PaperDecision(literal, UNKNOWN_PAPER, f"{text}: not in the corpus")
     with_year = [c for c in known if any(y in vocab.paper(c).years for y in years)]  # type: ignore[union-attr]
+    if not with_year and years:
+        with_year = _numbered_that_year(variants[0], spec, wanted, found, tracks_enabled, vocab, years)
     chosen = with_year or known
     return PaperDecision(tuple(chosen), KNOWN_PAPER, text)
+
+
+def _numbered_that_year(variant: str, spec: dict[str, Any], wanted: list[str], found: Mentions, tracks_enabled: bool,
+                        vocab: Vocabulary, years: tuple[int, ...]) -> list[str]:
+    """The numbered papers of an unnumbered family name that hold the asked year: "2010 gaokao 新课标 physics Q11" -
+    the index files that year's physics paper as 新课标I (the other subjects' as 新课标), so the unnumbered name holds
+    nothing in 2010 (round 46). A year with two numbered papers (2013: I and II) gives both."""
+    numerals = list(dict.fromkeys(spec.get("numerals", {}).values()))
+    if not numerals or any(variant.endswith(n) for n in numerals):
+        return []
+    out: list[str] = []
+    for subject in wanted:
+        for title in _titles(spec["subject_titles"][subject], found.tracks, tracks_enabled):
+            for num in numerals:
+                info = vocab.paper(spec["format"].format(variant=f"{variant}{num}", subject_title=title))
+                if info is not None and any(y in info.years for y in years) and info.name not in out:
+                    out.append(info.name)
+    return out
 
 
 def _titles(title: Any, tracks: set[str], tracks_enabled: bool) -> list[str]:

@@ -62,7 +62,30 @@ def find_named(st: SpanText, vocab: Vocabulary) -> list[Hit]:
     misspelt = _misspelt_names(st, vocab)
     for hit in misspelt:
         st.claim(hit.start, hit.end, "subject")
-    return hits + misspelt
+    return _weak_beside_named(hits, st.text) + misspelt
+
+
+#: Confidence of a weak subject name ("government", "politique": ``weak_names`` in vocabulary.json).
+WEAK_NAME_CONFIDENCE = 0.6
+#: What joins two subject names into one cross-subject request: "history and government", "历史/政治", "地理和经济".
+_JOINED = re.compile(r"\s*(?:and|&|\+|/|,|und|et|y|和|与|及|、|or)?\s*", re.IGNORECASE)
+
+
+def _weak_beside_named(hits: list[Hit], text: str) -> list[Hit]:
+    """``hits`` less the weak names of a subject when another subject is named outright and the weak name is not
+    joined to it: "2018 全国II卷 历史 11题: Gogol's comedy where a petty clerk is mistaken for a government inspector"
+    names history; "government" is the play's word, not a second subject (round 46). "US history and government"
+    names both. A dropped weak name stays claimed, so it is not read as a topic cue either."""
+    strong = [h for h in hits if h.value[1] > WEAK_NAME_CONFIDENCE]
+    if not strong:
+        return hits
+    named = {s for h in strong for s in h.value[0]}
+
+    def joined(weak: Hit) -> bool:
+        return any(_JOINED.fullmatch(text[a.end:b.start]) for h in strong for a, b in ((h, weak), (weak, h))
+                   if a.end <= b.start)
+
+    return [h for h in hits if h in strong or set(h.value[0]) & named or joined(h)]
 
 
 #: A subject's English name written with a slip ("phisics", "physic", "chemestry", "biolgy", "mathematic"; round 29's

@@ -934,6 +934,39 @@ def test_a_system_of_government_is_a_history_topic_not_the_politics_subject(bund
     assert extract_scope("2019 全国I卷 文综政治 第12题", bundled).scope.subject == ("politics",)
 
 
+def test_a_weak_subject_name_beside_a_named_subject_is_a_word_of_the_topic(bundled):
+    """Round 46 (lw_bil_exact.03): "... 历史 11题: Gogol's comedy where a petty clerk is mistaken for a government
+    inspector": history is named; "government" (a weak name of politics) is the play's word. Alone it still names
+    politics."""
+    scope = extract_scope("2018 全国II卷 历史 11题: Gogol's comedy where a clerk is mistaken for a government inspector",
+                          bundled).scope
+    assert scope.subject == ("history",)
+    assert extract_scope("US government MCQ high school", bundled).scope.subject == ("politics",)
+    joined = extract_scope("college-level U.S. history and government multiple-choice items", bundled).scope
+    assert set(joined.subject) == {"history", "politics"}
+
+
+def test_an_unnumbered_national_paper_of_a_year_the_index_files_numbered_is_that_numbered_paper(tmp_path):
+    """Round 46 (lx_st_exact.01): the index files the 2010 physics paper as 新课标I and the 2011 one as 新课标, so
+    "2010 gaokao 新课标 physics Q11" names 新课标I; a year with two numbered papers names both."""
+    import json
+
+    from services.gate.vocabulary import Vocabulary
+
+    rows = [("Gaokao 新课标 Physics", 2011), ("Gaokao 新课标I Physics", 2010), ("Gaokao 新课标I Physics", 2013),
+            ("Gaokao 新课标II Physics", 2013)]
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps({"_id": f"g:{i}", "text": "item", "metadata": {
+        "paper": paper, "subject": "physics", "level": "grade_12", "exam_board": "China NCEE (Gaokao)", "year": year,
+        "content_type": "exam_question", "question_number": 11, "source": "mini", "language": "zh"}},
+        ensure_ascii=False) + "\n" for i, (paper, year) in enumerate(rows)), encoding="utf-8")
+    vocab = Vocabulary.load(corpus)
+    assert extract_scope("2010 gaokao 新课标 physics Q11", vocab).scope.paper == ("Gaokao 新课标I Physics",)
+    assert extract_scope("2011 新课标 物理 第11题", vocab).scope.paper == ("Gaokao 新课标 Physics",)
+    assert extract_scope("2013 新课标 物理 第11题", vocab).scope.paper == ("Gaokao 新课标I Physics",
+                                                                         "Gaokao 新课标II Physics")
+
+
 def test_guo_yi_after_a_year_stays_the_national_paper(bundled):
     """"2013 國一 Econ MC 第2題" (round 43, a Hong Kong teacher): a year first, so 國一 is 全国I卷, not grade 7."""
     assert extract_scope("2013 国一 Econ MC 第2题", bundled).scope.paper == ("Gaokao 新课标I Politics",)
