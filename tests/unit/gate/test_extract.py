@@ -810,6 +810,13 @@ def test_german_ordinal_grades_and_ruled_out_levels(bundled):
     ("P3 sci - virginia SOL 2009 paper qn 8", "grade_3"),     # Singapore: P3 before a subject, Primary 4, JC1
     ("MCAS primary 4 science 2003", "grade_4"),
     ("JC1 physics txtbook worked example", "grade_11"),
+    ("Arkansas ACTAAP lớp 6 science test 2013", "grade_6"),   # Vietnam: lớp N is grade N (round 47)
+    ("lớp 11 physics và toán: dao động điều hòa", "grade_11"),
+    ("questions de sciences de 3e année du primaire sur le papillon", "grade_3"),   # Québec primary year
+    ("QCM de biologie niveau cégep", "college"),
+    ("đại học năm nhất calculus MCQ", "college"),
+    ("cấp 3 physics + math: add two vectors", "high_school"),
+    ("exercices de 3e sur les fractions", "grade_9"),           # the French collège year stays
 ])
 def test_school_years_of_other_systems(bundled, query, level):
     """Round 23 (a Hong Kong tutor, an Indian coaching teacher, an Ontario department head)."""

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.unit
     ("2018 KCSE chemistry question on rates of reaction", "KCSE"),
     ("2019 A-level physics question on moments", "A-level"),                  # dated, topical: a family (round 16)
     ("2018年北京卷历史 乡镇企业行业分布表那道选择题", "北京卷"),                     # a provincial Gaokao paper, dated
+    ("pregunta 3 del examen de Física de la EvAU de Madrid de 2019", "EvAU"),   # Spain's entrance exam (round 46)
 ])
 def test_a_look_up_in_an_unknown_series_names_it_as_the_board(mini, query, series):
     extraction = extract_scope(query, mini)
