@@ -269,7 +269,7 @@ def _levels(st: SpanText, vocab: Vocabulary) -> tuple | None:
                 continue
             n += spec.get("offset", 0)
             if 0 <= n <= 12:
-                grades.append(("grade_k" if n == 0 else f"grade_{n}", spec["confidence"], match.group(0)))
+                grades.append(("grade_k" if n == 0 else f"grade_{n}", spec["confidence"], match.group(0), match.start()))
                 st.claim(match.start(), match.end(), "level")
     for hit in vocab.level_aliases.find(st):
         values, confidence = hit.value
@@ -277,15 +277,25 @@ def _levels(st: SpanText, vocab: Vocabulary) -> tuple | None:
         if NEGATED.search(st.low[max(0, hit.start - 16):hit.start]):
             continue  # "Schulniveau (nicht Uni!)", "lycée (pas fac)": the level ruled out is not the one asked
         if len(values) == 1 and values[0].startswith("grade_"):
-            grades.append((values[0], confidence, hit.text))
+            grades.append((values[0], confidence, hit.text, hit.start))
         else:
             bands.append((values, confidence, hit.text))
+    grades = _outside_brackets(st.text, grades)
     if grades:
-        return tuple(dict.fromkeys(g for g, _, _ in grades)), max(c for _, c, _ in grades), ", ".join(t for _, _, t in grades)
+        return (tuple(dict.fromkeys(g for g, _, _, _ in grades)), max(c for _, c, _, _ in grades),
+                ", ".join(t for _, _, t, _ in grades))
     if bands:
         values = tuple(dict.fromkeys(v for vals, _, _ in bands for v in vals))
         return values, min(c for _, c, _ in bands), ", ".join(t for _, _, t in bands)
     return None
+
+
+def _outside_brackets(text: str, grades: list[tuple[str, float, str, int]]) -> list[tuple[str, float, str, int]]:
+    """The grades the text states outside brackets, where it states some there too: "ACTAAP 6th grade science 2010
+    ... (초6-중1 지구과학 복습)" asks for grade 6; the bracket says who will use it (round 48)."""
+    brackets = [m.span() for m in _ASIDE.finditer(text)]
+    outside = [g for g in grades if not any(a <= g[3] < b for a, b in brackets)]
+    return outside if outside else grades
 
 
 def _pick_level(levels: tuple | None, defaults: dict) -> tuple | None:

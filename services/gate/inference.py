@@ -95,7 +95,8 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     said_number = extraction.confidence.get("question_number", (0.0, ""))[1]
     renumbered = corrected_number(decision.filter, probe, topic_terms,
                                   beyond="question_number" in vocab.unsatisfiable(decision.filter)
-                                  or hedged_number(extraction.text, said_number))
+                                  or hedged_number(extraction.text, said_number),
+                                  written=written.code if written is not None else None)
     if renumbered is not None:  # the query quotes the problem and misnumbers it: the words name the item
         decision = replace(decision, filter=renumbered[0], notes=[*decision.notes, renumbered[1]])
     if extraction.confidence.get("content_type", (0.0, ""))[1] == BOTH_REQUESTED:

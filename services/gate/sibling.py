@@ -225,7 +225,7 @@ def hedged_number(text: str, evidence: str) -> bool:
 
 
 def corrected_number(flt: Scope, probe: Sequence[EvidenceHit], topic_terms: Sequence[str], *,
-                     beyond: bool = False) -> tuple[Scope, str] | None:
+                     beyond: bool = False, written: str | None = None) -> tuple[Scope, str] | None:
     """The exact scope with the named paper's item the query's words find, and a note, when the stated number names
     an item the probe does not find; None otherwise (decision 57).
 
@@ -239,7 +239,10 @@ def corrected_number(flt: Scope, probe: Sequence[EvidenceHit], topic_terms: Sequ
     ``beyond``: the stated number is past the last the index holds of the paper, or the text hedges it ("#13 i
     think?", "problem 10 or so"); either way it may not be the index's number ("2018 全国二卷 理综 生物 29题
     (垂体切除 大鼠 体重那道)": the combined paper's number; biology holds questions up to 11). That number cannot
-    be the index's, so one topic term (``BEYOND_TERMS``) is enough for the words to name the item (decision 61)."""
+    be the index's, so one topic term (``BEYOND_TERMS``) is enough for the words to name the item (decision 61).
+
+    ``written``: as for :func:`corrected_sitting`: words in a language none of the paper's items is in do not
+    name an item ("2022 全国乙卷 理科数学 第19题: tabela da área da secção da raiz ..." stays question 19; round 48)."""
     needed = BEYOND_TERMS if beyond else QUOTED_TERMS
     if len(flt.question_number) != 1 or not flt.paper or not flt.year or len(topic_terms) < needed:
         return None
@@ -247,6 +250,8 @@ def corrected_number(flt: Scope, probe: Sequence[EvidenceHit], topic_terms: Sequ
             if h.metadata.get("paper") in flt.paper and h.metadata.get("year") in flt.year
             and h.metadata.get("question_number") is not None]
     if any(h.metadata.get("question_number") in flt.question_number and h.rank <= SIBLING_DEPTH for h in same):
+        return None
+    if written and not any(h.metadata.get("language") in (None, "", written) for h in same):
         return None
     top = [h for h in same if h.rank <= NEAR_TOP]
     if not top:

@@ -974,6 +974,21 @@ def test_an_unnumbered_national_paper_of_a_year_the_index_files_numbered_is_that
                                                                          "Gaokao 新课标II Physics")
 
 
+def test_a_grade_in_brackets_gives_way_to_one_stated_outside_them(bundled):
+    """Round 48 (mb_mcq_relax.02): "ACTAAP 6th grade science 2010 ... (초6-중1 지구과학 복습)": the bracket says who will
+    use it; the grade asked for is the one outside it. A bracket that is the only statement still counts."""
+    assert extract_scope("Arkansas ACTAAP 6th grade science 2010 기출 (초6-중1 지구과학 복습)", bundled).scope.level == ("grade_6",)
+    assert extract_scope("AMC problem for my students (grade 9)", bundled).scope.level == ("grade_9",)
+
+
+def test_portuguese_and_spanish_names_of_new_york_and_with(bundled):
+    """Round 48 (mc_mcq_relax.01, mc_tb_synth.01): "prova de ciências de Nova York do 6º ano, 2012" names the NY state
+    test; "enunciado com 参考答案" asks for the question with its answer, so the kind is left open."""
+    assert extract_scope("prova de ciências de Nova York do 6º ano, 2012", bundled).scope.exam_board == (
+        "NYSED (New York State Education Department)",)
+    assert extract_scope("2022 全国乙卷 理科数学 第19题: tabela - enunciado com 参考答案", bundled).scope.content_type == ()
+
+
 def test_guo_yi_after_a_year_stays_the_national_paper(bundled):
     """"2013 國一 Econ MC 第2題" (round 43, a Hong Kong teacher): a year first, so 國一 is 全国I卷, not grade 7."""
     assert extract_scope("2013 国一 Econ MC 第2题", bundled).scope.paper == ("Gaokao 新课标I Politics",)

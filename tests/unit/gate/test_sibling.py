@@ -75,6 +75,17 @@ def test_words_in_a_language_none_of_the_items_is_in_cannot_move_the_sitting():
     assert corrected_sitting(NAMED, OVERRULED, probe, written="zh") is not None
 
 
+def test_words_in_a_language_none_of_the_items_is_in_do_not_renumber_the_item():
+    """Round 48 (mc_tb_synth.01): "2022 全国乙卷 理科数学 第19题: tabela da área da secção da raiz ..." - Portuguese words
+    reach no Chinese item, so the probe's first item of the paper (question 13) does not replace the stated 19."""
+    asked = Scope.from_dict({"subject": "mathematics", "level": "grade_12", "year": 2022, "question_number": 19,
+                             "paper": "Gaokao 全国乙 Mathematics I (science track)"})
+    probe = [hit("Gaokao 全国乙 Mathematics I (science track)", 13, year=2022, subject="mathematics", language="zh")]
+    terms = ["tabela", "area", "secção", "raiz", "volume", "madeira"]
+    assert corrected_number(asked, probe, terms, written="pt") is None
+    assert corrected_number(asked, probe, terms, written="zh") is not None
+
+
 def test_a_wrong_subject_whose_paper_holds_the_number_moves_to_the_sibling_the_probe_ranks_first():
     """"2018 全国3卷 生物 第8题 硫代硫酸钠 ...": the biology paper has a question 8 too, about something else; the
     probe ranks chemistry's question 8 of that sitting first, and the evidence says chemistry."""
