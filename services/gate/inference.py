@@ -86,17 +86,16 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
         carried = series_subject(decision.filter, gap)
         if carried is not None:  # a series of one subject carries it, as a named paper does
             decision = replace(decision, filter=carried[0], notes=[*decision.notes, carried[1]])
-    # the language of the query's own words; none where they hold Chinese (a Chinese word reaches the Chinese items)
-    written = None if has_cjk(extraction.remaining) else detect_language(extraction.remaining)
+    written = _words_language(extraction.remaining)
     corrected = corrected_sitting(decision.filter, decision.fields.get("subject"), probe, vocab.sitting_aliases,
-                                  written.code if written is not None else None)
+                                  written)
     if corrected is not None:  # the text's subject is wrong and the sibling paper of its sitting holds the item
         decision = replace(decision, filter=corrected[0], notes=[*decision.notes, corrected[1]])
     said_number = extraction.confidence.get("question_number", (0.0, ""))[1]
     renumbered = corrected_number(decision.filter, probe, topic_terms,
                                   beyond="question_number" in vocab.unsatisfiable(decision.filter)
                                   or hedged_number(extraction.text, said_number),
-                                  written=written.code if written is not None else None)
+                                  written=written)
     if renumbered is not None:  # the query quotes the problem and misnumbers it: the words name the item
         decision = replace(decision, filter=renumbered[0], notes=[*decision.notes, renumbered[1]])
     if extraction.confidence.get("content_type", (0.0, ""))[1] == BOTH_REQUESTED:
@@ -187,3 +186,12 @@ def _kind_left_open(decision: EvidenceDecision) -> EvidenceDecision:
     return replace(decision, filter=replace(decision.filter, content_type=()),
                    fields={**decision.fields, "content_type": replace(kind, action="rank")},
                    soft_fields={k: v for k, v in decision.soft_fields.items() if k != "content_type"})
+
+
+def _words_language(words: str) -> str | None:
+    """The language code of the query's own words (the text less its scope words); None where they hold Chinese (a
+    Chinese word reaches the Chinese items) or no language is detected."""
+    if has_cjk(words):
+        return None
+    guess = detect_language(words)
+    return guess.code if guess is not None else None

@@ -85,12 +85,13 @@ def corrected_sitting(flt: Scope, subject: FieldDecision | None, probe: Sequence
 
     ``written``: the language the query's own words (the text less its scope words) are written in (None where
     they hold Chinese: "天琴计划 satellite ..." names the item in the items' own words). Where none of the sitting's
-    items of that year is in it, the words cannot pick one item over another, and the text's paper stands ("参考答案 / Erwartungshorizont zur Gaokao-Physik 2016 全国I卷 Nr. 14: Luftblase steigt aus 10 m Tiefe auf,
+    items of that year is in it, the words cannot pick one item over another, and the text's paper stands
+    ("参考答案 / Erwartungshorizont zur Gaokao-Physik 2016 全国I卷 Nr. 14: Luftblase steigt aus 10 m Tiefe auf,
     Δp = 2σ/r": only the formula's letters reach the Chinese items, and they ranked the maths paper's question 14
     first; round 45)."""
     if subject is None or not flt.paper or not flt.year:
         return None
-    if written and not any(h.metadata.get("language") in (None, "", written) for h in probe if _same_item(h, flt)):
+    if not _words_reach([h for h in probe if _same_item(h, flt)], written):
         return None
     dominant = dominant_sibling(flt, probe, aliases)
     if dominant is not None:
@@ -155,6 +156,12 @@ def dominant_sibling(flt: Scope, probe: Sequence[EvidenceHit],
     note = (f"paper: the text names {' | '.join(flt.paper)}, but {paper} ({top.metadata.get('year')}) matches the "
             f"query's words far better (lexical score {top.score:.1f} vs {floor:.1f}): the text's subject is corrected")
     return replace(flt, paper=(paper,), subject=(found,) if found else flt.subject), note
+
+
+def _words_reach(hits: Sequence[EvidenceHit], written: str | None) -> bool:
+    """Whether words in the ``written`` language can reach some of ``hits`` (any can when it is None; a hit of no
+    known language counts as being in any)."""
+    return not written or any(h.metadata.get("language") in (None, "", written) for h in hits)
 
 
 def _same_item(hit: EvidenceHit, flt: Scope) -> bool:
@@ -251,7 +258,7 @@ def corrected_number(flt: Scope, probe: Sequence[EvidenceHit], topic_terms: Sequ
             and h.metadata.get("question_number") is not None]
     if any(h.metadata.get("question_number") in flt.question_number and h.rank <= SIBLING_DEPTH for h in same):
         return None
-    if written and not any(h.metadata.get("language") in (None, "", written) for h in same):
+    if not _words_reach(same, written):
         return None
     top = [h for h in same if h.rank <= NEAR_TOP]
     if not top:

@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from services.gate.lexicon import Hit, SpanText, glued_cjk
-from services.gate.vocabulary import Vocabulary
+from services.gate.vocabulary import NAME_CONFIDENCE, Vocabulary
 
 #: Confidence of a subject inferred from topic cues against the named one (soft: below the ladder's 0.7).
 TOPIC_OVERRIDE = 0.55
@@ -66,7 +66,7 @@ def find_named(st: SpanText, vocab: Vocabulary) -> list[Hit]:
 
 
 #: Confidence of a weak subject name ("government", "politique": ``weak_names`` in vocabulary.json).
-WEAK_NAME_CONFIDENCE = 0.6
+WEAK_NAME_CONFIDENCE = NAME_CONFIDENCE["weak_names"]
 #: What joins two subject names into one cross-subject request: "history and government", "历史/政治", "地理和经济".
 _JOINED = re.compile(r"\s*(?:and|&|\+|/|,|und|et|y|和|与|及|、|or)?\s*", re.IGNORECASE)
 
