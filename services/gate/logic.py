@@ -33,7 +33,7 @@ from services.gate.marking import marking_rungs
 from services.gate.nearest import with_language_level, with_nearest_level, with_reference_material
 from services.gate.series import find_gap, with_series_board, with_series_rungs
 from services.gate.sittings import (after_the_index, neighbouring_sittings, never_sat, numbered_elsewhere, numbered_gap,
-                                    off_cycle)
+                                    off_cycle, with_nearest_years)
 from services.gate.vocabulary import Vocabulary
 
 HINT_CONFIDENCE = 1.0
@@ -131,6 +131,7 @@ def run_gate(
     if lookup_only and not strict_scope and not future:
         ladder = _with_marking_rungs(ladder, scope, vocab)
     ladder = numbered_elsewhere(ladder, scope)  # another year's numbered question: only on topic
+    ladder = with_nearest_years(ladder, scope, vocab)  # an asked year not held: the nearest years held first
     ladder = neighbouring_sittings(ladder, scope, vocab)  # a held sitting with nothing on topic
     language = answer_language(query, extraction, hints)
     return GateResult(
@@ -150,6 +151,7 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
         else inferred.ladder
     # a numbered question answered from another year only when its words match (services.gate.sittings)
     ladder = numbered_elsewhere(ladder, inferred.scope)
+    ladder = with_nearest_years(ladder, inferred.scope, vocab, probe)  # an asked year not held: the nearest years held first
     ladder = neighbouring_sittings(ladder, inferred.scope, vocab)  # a held sitting with nothing on topic
     language = answer_language(query, extraction, hints)
     # a language version asked for ("en castellano", "en français si possible") where the nearest level has none

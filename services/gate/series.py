@@ -27,6 +27,7 @@ from chsr.levels import nearest_levels
 from chsr.relaxation import W1
 from chsr.scope import Scope
 from services.gate.ladder import LadderStep
+from services.gate.sittings import nearest_years
 from services.gate.vocabulary import PaperInfo, Vocabulary
 
 
@@ -154,7 +155,7 @@ def gap_note(gap: SeriesGap, flt: Scope, ladder: list[LadderStep]) -> str:
     if any(step.description.startswith(SERIES_RUNG) for step in ladder):
         return f"{absent}: relaxed within the series"
     papers = [m for m in gap.members if m.name in flt.paper] or list(gap.members)
-    nearest = _nearest_years(sorted({y for p in papers for y in p.years}), flt.year) if "year" in gap.missing else ()
+    nearest = nearest_years(sorted({y for p in papers for y in p.years}), flt.year) if "year" in gap.missing else ()
     held = f"; nearest years held: {_join(nearest)}" if nearest else ""
     return f"{absent}{held}: not relaxed"
 
@@ -195,7 +196,7 @@ def series_rungs(flt: Scope, gap: SeriesGap) -> list[LadderStep]:
         # the ladder's own rungs (which, at a grade the series lacks, can only come back empty)
         return [kept, LadderStep(W1, replace(base, year=()), SERIES_RUNG + ": " + "; ".join(
             moved + [f"year {_join(flt.year)} dropped (no on-topic result in that year's paper)"]))]
-    nearest = _nearest_years(held_years, flt.year)
+    nearest = nearest_years(held_years, flt.year)
     year_text = f"year {_join(flt.year)} not held for {', '.join(p.name for p in papers) if base.paper else name}"
     # the year is dropped, not moved to the nearest held years: an item asked for by its topic is as likely in
     # any year of the series (dev and generated relaxation cases), so the nearest years are named, not imposed
@@ -208,16 +209,6 @@ def _nearest_level(members: tuple[PaperInfo, ...], levels: tuple[str, ...]) -> t
     papers held there."""
     held = nearest_levels({lv for m in members for lv in m.level}, levels)
     return [m for m in members if set(m.level) & set(held)], held
-
-
-def _nearest_years(held: list[int], asked: tuple[int, ...]) -> tuple[int, ...]:
-    """The nearest held year below and above each asked year."""
-    out: set[int] = set()
-    for y in asked:
-        below = [h for h in held if h < y]
-        above = [h for h in held if h > y]
-        out.update(([max(below)] if below else []) + ([min(above)] if above else []))
-    return tuple(sorted(out))
 
 
 def _series_name(gap: SeriesGap) -> str:

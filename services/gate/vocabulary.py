@@ -458,6 +458,26 @@ class Vocabulary:
         keys = [k for k in table if k[0] in subjects and (not levels or k[1] in levels)]
         return {y for k in keys for y in table[k]} if keys else None
 
+    def held_years(self, scope: Scope) -> set[int] | None:
+        """The years the index holds material in for ``scope``'s papers (any of them), else for its boards and its
+        subjects (at its levels); None when unknown (no corpus layer, a paper it does not hold, nothing to go by)."""
+        if not self.has_corpus:
+            return None
+        if scope.paper:
+            infos = [self.paper(name) for name in scope.paper]
+            if any(info is None for info in infos):
+                return None
+            return {y for info in infos if info is not None for y in info.years if y is not None}
+        held: set[int] | None = None
+        if scope.exam_board:
+            table = self.corpus.get("board_years", {})
+            held = {int(y) for board in scope.exam_board for y in table.get(board, [])}
+        if scope.subject:
+            subject_years = self._subject_years(scope.subject, scope.level)
+            if subject_years is not None:
+                held = subject_years if held is None else held & subject_years
+        return held
+
     def unsatisfiable(self, scope: Scope) -> dict[str, str]:
         """Constraints that the corpus proves cannot match (field -> reason); {} without a corpus."""
         if not self.has_corpus:

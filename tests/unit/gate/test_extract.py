@@ -508,6 +508,19 @@ def test_va_sol_names_the_virginia_board(bundled):
         == ("Virginia SOL",)
 
 
+@pytest.mark.parametrize("query", [
+    "NC end of grade 8 science 2015, the one on conservation of mass",   # authored ip_mcq_rx.01: "grade 8" is read first
+    "NC end-of-grade 8 science",
+    "nc eog 7th grade scienc 2013 why get a flu shot evry year",        # authored ji_mcq_rx.02, lower case
+])
+def test_nc_end_of_grade_names_the_north_carolina_board(bundled, query):
+    assert _field(bundled, query, "exam_board") == ("North Carolina READY EOG",)
+
+
+def test_the_end_of_a_grade_names_no_board(bundled):
+    assert _field(bundled, "sync at the end of grade 8 science", "exam_board") == ()
+
+
 def test_reference_kinds_named_for_each_subject_of_a_cross_subject_query_filter_together(mini):
     """'physics textbook + math standards' at a grade neither is held at: each subject holds one of the kinds (at
     high school), so the kinds constrain the scope and the level is what the ladder moves."""

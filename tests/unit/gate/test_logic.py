@@ -53,8 +53,10 @@ def test_year_after_the_corpus_ends_is_said_and_a_pure_lookup_is_never_widened(m
 
 def test_a_year_the_paper_lacks_inside_the_index_span_is_relaxed_at_w1_when_the_query_has_a_topic(mini):
     result = run_gate("2021 AMC 10A problems about the area of a triangle", vocab=mini)
-    w0, w1 = result.ladder[0], result.ladder[1]
+    w0, nearest, w1 = result.ladder[0], result.ladder[1], result.ladder[2]
     assert w0.filter.year == (2021,) and result.topic_terms
+    # the nearest years the paper is held first (services.gate.sittings.with_nearest_years), then every year
+    assert nearest.filter.year == (2019, 2024) and nearest.filter.paper == ("AMC 10A",) and nearest.label == "W1"
     assert w1.filter.year == () and w1.filter.paper == ("AMC 10A",)
     assert "year 2021 not held for AMC 10A; nearest years held: 2019, 2024" in w1.description
 

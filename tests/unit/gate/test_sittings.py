@@ -12,8 +12,8 @@ from chsr.scope import Scope
 from services.gate.evidence import EvidenceHit, EvidenceParams, FieldDecision
 from services.gate.logic import run_gate
 from services.gate.ladder import LadderStep
-from services.gate.sittings import (after_the_index, neighbouring_sittings, never_sat, numbered_gap, off_cycle,
-                                    series_not_held)
+from services.gate.sittings import (after_the_index, nearest_years, neighbouring_sittings, never_sat, numbered_gap,
+                                    off_cycle, series_not_held, with_nearest_years)
 from services.gate.vocabulary import Vocabulary
 
 pytestmark = pytest.mark.unit
@@ -223,3 +223,63 @@ def test_a_held_sitting_with_nothing_on_topic_widens_to_its_other_papers_then_it
     assert neighbouring_sittings(ladder, replace(asked, question_number=(3,)), cycles) == ladder
     assert neighbouring_sittings(ladder, replace(asked, year=(2010,)), cycles) == ladder
     assert neighbouring_sittings(ladder[:1], asked, cycles) == ladder[:1]
+
+
+def _leap_ladder(year: int) -> tuple[Scope, list[LadderStep]]:
+    asked = Scope(subject=("science",), level=("grade_8",), year=(year,), paper=("LEAP Grade 8 Science",),
+                  exam_board=("LEAP",), content_type=("exam_question",))
+    return asked, [LadderStep(W0, asked, "W0"), LadderStep(W1, replace(asked, year=()), "W1 year dropped")]
+
+
+def _leap_hit(year: int, leg: str = "sparse", rank: int = 1) -> EvidenceHit:
+    return EvidenceHit({"subject": "science", "level": "grade_8", "year": year, "paper": "LEAP Grade 8 Science",
+                        "exam_board": "LEAP", "content_type": "exam_question"}, 1.0, leg, rank)
+
+
+def test_nearest_years_are_the_held_years_either_side():
+    assert nearest_years([2007, 2008, 2009, 2011, 2012], (2010,)) == (2009, 2011)
+    assert nearest_years([2007, 2008, 2009], (2013,)) == (2009,)
+    assert nearest_years([2010, 2012], (2005, 2015)) == (2010, 2012)
+    assert nearest_years([], (2010,)) == ()
+
+
+def test_an_asked_year_not_held_relaxes_to_the_nearest_years_before_the_year_is_dropped(cycles):
+    """'VA SOL grade 5 science 2013 - electromagnet question' (authored ij_mcq_rx.51): the paper is held 2007-2011, so
+    its 2011 sitting comes before every year of the paper, and the rung says what moved."""
+    asked, ladder = _leap_ladder(2014)
+    out = with_nearest_years(ladder, asked, cycles)
+    assert [s.filter.year for s in out] == [(2014,), (2012,), ()]
+    assert out[1].step == W1 and "year 2014 not held for LEAP Grade 8 Science; nearest held: 2012" in out[1].description
+    between, ladder = _leap_ladder(2010)
+    assert with_nearest_years(ladder, between, cycles)[1].filter.year == (2009, 2011)
+
+
+def test_the_probe_finding_the_item_in_another_year_keeps_the_year_dropped(cycles):
+    """'2009 新课标卷 生物 生态大题：人登岛 牧羊 狐 野兔': the described item is in a later paper; the lexical leg's first hit
+    inside the widened scope says so, and the dense leg speaks only where the lexical leg has none."""
+    asked, ladder = _leap_ladder(2014)
+    assert with_nearest_years(ladder, asked, cycles, [_leap_hit(2008)]) == ladder
+    assert len(with_nearest_years(ladder, asked, cycles, [_leap_hit(2012)])) == 3
+    assert with_nearest_years(ladder, asked, cycles, [_leap_hit(2012, rank=2), _leap_hit(2007, "dense")]) != ladder
+    assert with_nearest_years(ladder, asked, cycles, [_leap_hit(2007, "dense")]) == ladder
+    outside = EvidenceHit({"subject": "science", "level": "grade_4", "year": 2008}, 1.0, "sparse", 1)
+    assert len(with_nearest_years(ladder, asked, cycles, [outside])) == 3  # a hit outside the scope locates nothing
+
+
+def test_a_held_year_a_numbered_item_or_a_ladder_that_keeps_the_year_is_left_as_it_is(cycles):
+    held, ladder = _leap_ladder(2011)
+    assert with_nearest_years(ladder, held, cycles) == ladder  # the year was dropped for another reason
+    asked, ladder = _leap_ladder(2014)
+    assert with_nearest_years(ladder, replace(asked, question_number=(3,)), cycles) == ladder
+    assert with_nearest_years(ladder[:1], asked, cycles) == ladder[:1]
+    kept = [ladder[0], LadderStep(W1, replace(asked, content_type=()), "W1 any kind")]
+    assert with_nearest_years(kept, asked, cycles) == kept
+
+
+def test_held_years_follow_papers_then_boards_and_subjects(cycles):
+    assert cycles.held_years(Scope(paper=("LEAP Grade 8 Science",))) == {2007, 2008, 2009, 2011, 2012}
+    assert cycles.held_years(Scope(paper=("No Such Paper",))) is None
+    assert cycles.held_years(Scope(exam_board=("TIMSS",))) == {1995, 2003, 2007, 2011}
+    assert cycles.held_years(Scope(exam_board=("Alaska",), subject=("science",))) == {2008, 2012}
+    assert cycles.held_years(Scope(subject=("science",), level=("grade_8",))) >= {1995, 2012}
+    assert cycles.held_years(Scope()) is None
