@@ -254,14 +254,16 @@ def test_an_asked_year_not_held_relaxes_to_the_nearest_years_before_the_year_is_
     assert with_nearest_years(ladder, between, cycles)[1].filter.year == (2009, 2011)
 
 
-def test_the_probe_finding_the_item_in_another_year_keeps_the_year_dropped(cycles):
-    """'2009 新课标卷 生物 生态大题：人登岛 牧羊 狐 野兔': the described item is in a later paper; the lexical leg's first hit
-    inside the widened scope says so, and the dense leg speaks only where the lexical leg has none."""
+def test_the_probe_finding_the_item_only_in_other_years_keeps_the_year_dropped(cycles):
+    """'2009 新课标卷 生物 生态大题：人登岛 牧羊 狐 野兔': the described item is in a later paper; the lexical leg's hits
+    inside the widened scope say so, and the dense leg speaks only where the lexical leg has none."""
     asked, ladder = _leap_ladder(2014)
     assert with_nearest_years(ladder, asked, cycles, [_leap_hit(2008)]) == ladder
     assert len(with_nearest_years(ladder, asked, cycles, [_leap_hit(2012)])) == 3
     assert with_nearest_years(ladder, asked, cycles, [_leap_hit(2012, rank=2), _leap_hit(2007, "dense")]) != ladder
     assert with_nearest_years(ladder, asked, cycles, [_leap_hit(2007, "dense")]) == ladder
+    # one hit in the nearest years: they hold the kind asked for ("log equation problems from the 2025 AMC 12B")
+    assert len(with_nearest_years(ladder, asked, cycles, [_leap_hit(2008), _leap_hit(2012, rank=5)])) == 3
     outside = EvidenceHit({"subject": "science", "level": "grade_4", "year": 2008}, 1.0, "sparse", 1)
     assert len(with_nearest_years(ladder, asked, cycles, [outside])) == 3  # a hit outside the scope locates nothing
 
