@@ -6,7 +6,6 @@ Each service's ``server.py`` only builds its servicers and calls :func:`run_serv
 from __future__ import annotations
 
 import logging
-import signal
 import sys
 import threading
 import time
@@ -25,6 +24,7 @@ from chsr.errors import FailedPrecondition
 from chsr.extras import install_hint
 from chsr.interceptors import MeshInterceptor, WriteCredentials
 from chsr.logging_setup import configure_logging
+from chsr.stop_signals import StopSignals
 from chsr.tls import server_credentials
 
 log = logging.getLogger(__name__)
@@ -115,10 +115,7 @@ def _serve_when_ready(servicer: health.HealthServicer, names: list[str], ready: 
 
 def serve_forever(running: RunningServer, on_stop: Callable[[], None] | None = None) -> None:
     """Block until SIGTERM/SIGINT, then drain (health NOT_SERVING, 5 s grace)."""
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
-    stop.wait()
+    StopSignals().wait()  # polls: a signal delivered to a gRPC thread must still stop the server (chsr.stop_signals)
     log.info("shutting down")
     running.stop()
     if on_stop:

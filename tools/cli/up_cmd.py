@@ -33,6 +33,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from chsr.config import Backend, Settings, get_settings
 from chsr.stages import ALL_RETRIEVAL_SERVERS, retrieval_servers
+from chsr.stop_signals import StopSignals
 from tools.demo import DEMO_CORPUS
 
 log = logging.getLogger("chsr.up")
@@ -244,9 +245,7 @@ def run_up(args: argparse.Namespace) -> int:
     if args.demo and not get_settings().vocabulary_path:
         extra_env["CHSR_VOCABULARY_PATH"] = str(DEMO_CORPUS)  # the gate indexes the demo papers
     sup = Supervisor(layout, args.backend, args.data_dir, log_dir, extra_env=extra_env)
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+    stop = StopSignals()  # recorded from here on; waited for by polling (chsr.stop_signals)
     started = time.monotonic()
     try:
         sup.start_all()
