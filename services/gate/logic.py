@@ -151,7 +151,7 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
         else inferred.ladder
     # a numbered question answered from another year only when its words match (services.gate.sittings)
     ladder = numbered_elsewhere(ladder, inferred.scope)
-    ladder = with_nearest_years(ladder, inferred.scope, vocab, probe)  # an asked year not held: the nearest years held first
+    ladder = with_nearest_years(ladder, inferred.scope, vocab, probe)  # an asked year not held: the nearest years first
     ladder = neighbouring_sittings(ladder, inferred.scope, vocab)  # a held sitting with nothing on topic
     language = answer_language(query, extraction, hints)
     # a language version asked for ("en castellano", "en français si possible") where the nearest level has none

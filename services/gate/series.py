@@ -198,8 +198,9 @@ def series_rungs(flt: Scope, gap: SeriesGap) -> list[LadderStep]:
             moved + [f"year {_join(flt.year)} dropped (no on-topic result in that year's paper)"]))]
     nearest = nearest_years(held_years, flt.year)
     year_text = f"year {_join(flt.year)} not held for {', '.join(p.name for p in papers) if base.paper else name}"
-    # the year is dropped, not moved to the nearest held years: an item asked for by its topic is as likely in
-    # any year of the series (dev and generated relaxation cases), so the nearest years are named, not imposed
+    # the year is dropped here and the nearest held years only named: the ladder's own nearest-years rung, which
+    # comes before this one unless the probe finds the item only in other years, asks for them
+    # (services.gate.sittings.with_nearest_years)
     return [LadderStep(W1, replace(base, year=()), SERIES_RUNG + ": " + "; ".join(
         moved + [f"{year_text}; nearest years held: {_join(nearest)}; year dropped"]))]
 

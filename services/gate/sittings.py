@@ -177,9 +177,10 @@ def with_nearest_years(ladder: list[LadderStep], scope: Scope, vocab: Vocabulary
     "VA SOL grade 5 science 2013 - electromagnet question": the index holds that paper for 2007-2011. Dropping the
     year answers from every year of the paper; the nearest scope the index holds is its 2011 sitting. Of the authored
     relaxations that move an asked year, 71 widen to the nearest years and 253 drop the year (as dev's curators do);
-    the nearest years' items are inside the wider scope too, so they leak under neither. Where the nearest years hold nothing on topic, the ladder goes on
-    to the year dropped, as before. A numbered item is left to :func:`numbered_elsewhere` (another year's question of
-    that number is another item), and a year the index holds was dropped for another reason (the text was unsure).
+    the nearest years' items are inside the wider scope too, so they leak under neither. Where the nearest years hold
+    nothing on topic, the ladder goes on to the year dropped, as before. A numbered item is left to
+    :func:`numbered_elsewhere` (another year's question of that number is another item), and a year the index holds
+    was dropped for another reason (the text was unsure).
 
     The probe says where an item described by its content is: when its hits inside the widened scope (the lexical
     leg's, else the dense leg's) all lie in other years, the year is wrong rather than absent ("2009 新课标卷 生物
