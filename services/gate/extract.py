@@ -117,6 +117,7 @@ def extract_scope(query: str, vocab: Vocabulary) -> Extraction:
         named, topics, vocab, board_subject=defaults["subject"], levels=level_values[0] if level_values else (),
         track_math=mentions.track_subject and bool(mentions.variants),
         paper_named=bool(mentions.patterned or mentions.variants or "question_number" in fields),
+        board_levels=_board_levels(defaults["exam_board"], defaults["subject"], vocab),
     )
     if subject:
         fields["subject"] = (subject.values, subject.confidence, subject.evidence)
@@ -296,6 +297,14 @@ def _outside_brackets(text: str, grades: list[tuple[str, float, str, int]]) -> l
     brackets = [m.span() for m in _ASIDE.finditer(text)]
     outside = [g for g in grades if not any(a <= g[3] < b for a, b in brackets)]
     return outside if outside else grades
+
+
+def _board_levels(boards: tuple[str, ...], subject: str | None, vocab: Vocabulary) -> tuple[str, ...]:
+    """The levels the named boards' papers in ``subject`` are set at (() without a board, a subject or papers)."""
+    if not boards or not subject:
+        return ()
+    return tuple(dict.fromkeys(lv for board in boards for info in vocab.board_papers(board)
+                               if subject in info.subject for lv in info.level))
 
 
 def _pick_level(levels: tuple | None, defaults: dict) -> tuple | None:

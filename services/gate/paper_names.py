@@ -117,6 +117,8 @@ def match_paper_names(
             continue
         if any(t.isdigit() and not _numbered(st, t) for t in required & query):
             continue
+        if _grade_elsewhere(paper, required, levels):
+            continue
         matched.append((paper.name, paper.words))
     if matched and levels:
         at_level = [(n, w) for n, w in matched if set(levels) & set(vocab.paper(n).level)]  # type: ignore[union-attr]
@@ -125,6 +127,17 @@ def match_paper_names(
     if names:
         return names, True
     return _sibling(st, candidates, query, optional, subjects, subject_words), False
+
+
+def _grade_elsewhere(paper: _Paper, required: set[str], levels: tuple[str, ...]) -> bool:
+    """The name's grade number was found, but the text states other grades only, so the number came from another
+    phrase: "Sec 4 teacher here. any MCAS grade 10 intro physics 2006 MCQs" does not name "MCAS Grade 4 Science"
+    (its "4" is Singapore's Secondary 4; the grade asked is 10)."""
+    grades = [lv for lv in levels if lv.startswith("grade_")]
+    if not grades or set(grades) & set(paper.levels):
+        return False
+    own = {lv.removeprefix("grade_") for lv in paper.levels if lv.startswith("grade_")}
+    return bool(own & required)
 
 
 def _required(

@@ -23,6 +23,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from chsr.levels import LEVEL_SPAN
 from services.gate.lexicon import Hit, SpanText, glued_cjk
 from services.gate.vocabulary import NAME_CONFIDENCE, Vocabulary
 
@@ -152,9 +153,11 @@ def find_topics(st: SpanText, vocab: Vocabulary) -> TopicHits:
 def resolve_subject(
     named: list[Hit], topics: TopicHits, vocab: Vocabulary, *,
     board_subject: str | None, levels: tuple[str, ...], track_math: bool = False, paper_named: bool = False,
+    board_levels: tuple[str, ...] = (),
 ) -> SubjectDecision | None:
     """``track_math``: a Gaokao maths paper was named (理数/文数), which outranks a free subject word;
-    ``paper_named``: an explicit paper reference, where a single contrary cue is not enough."""
+    ``paper_named``: an explicit paper reference, where a single contrary cue is not enough;
+    ``board_levels``: the levels the named board's papers in ``board_subject`` are set at (() when unknown)."""
     values: list[str] = []
     for hit in _narrowed(named):
         values += [s for s in hit.value[0] if s not in values]
@@ -175,9 +178,25 @@ def resolve_subject(
     override = _topic_override(decision, topics, vocab, levels, allow_union=not paper_named)
     if override is not None:
         decision = override
-    if board_subject:
+    if board_subject and (levels or not board_levels or sets_upper_grades(board_levels)):
         decision = _apply_board(decision, board_subject, vocab)
     return decision
+
+
+#: The first grade of the upper years, where the disciplines are examined on their own (curriculum README: grade
+#: 3-9 items are filed as general science, so a grade-9 science paper is a high-school one).
+UPPER_GRADE = 9
+
+
+def sets_upper_grades(levels: tuple[str, ...]) -> bool:
+    """Does a board set its general paper at an upper-school level (``UPPER_GRADE`` or later)?
+
+    Without a stated level, a discipline named beside a board that files general science is that board's paper only
+    where the board sets one in the upper years: "MCAS ... intro physics" is MCAS's high-school science (filed as
+    grade 9), while "June 2012 NY Physics Regents question 23" names a paper NYSED never set in the index (it holds
+    grade 4 and 8 science only): physics stays, and the exact scope is honestly empty rather than the grade-4
+    paper's question 23 labelled exact."""
+    return any(LEVEL_SPAN[lv][0] >= UPPER_GRADE for lv in levels if lv in LEVEL_SPAN)
 
 
 def _narrowed(named: list[Hit]) -> list[Hit]:

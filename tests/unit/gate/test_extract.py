@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from services.gate.extract import SOFT_BELOW, extract_scope
 from services.gate.logic import run_gate
+from services.gate.vocabulary import Vocabulary
 
 pytestmark = pytest.mark.unit
 
@@ -1233,3 +1236,48 @@ def test_pinyin_paper_and_subject_names_and_university_before_a_subject(bundled,
     """Round 42 (lk_st_exact.01, lj_tb_relax.01): a student types 全国卷 and the subject in pinyin; "University physics"
     is the college level."""
     assert _field(bundled, query, field) == value
+
+
+# ---- a board's general science and the disciplines it does not set ------------
+_BOARD_ROWS = [
+    ("MCAS Grade 4 Science", "science", "grade_4", "MCAS (Massachusetts)", 2006),
+    ("MCAS Grade 9 Science", "science", "grade_9", "MCAS (Massachusetts)", 2006),
+    ("NYSED Regents Grade 4 Science", "science", "grade_4", "NYSED (New York State Education Department)", 2012),
+    ("NYSED Regents Grade 8 Science", "science", "grade_8", "NYSED (New York State Education Department)", 2012),
+    (None, "physics", "high_school", None, None),
+]
+
+
+@pytest.fixture(scope="module")
+def boards(tmp_path_factory: pytest.TempPathFactory) -> Vocabulary:
+    path = tmp_path_factory.mktemp("boards") / "corpus.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for i, (paper, subject, level, board, year) in enumerate(_BOARD_ROWS):
+            meta = {"paper": paper, "subject": subject, "level": level, "exam_board": board, "year": year,
+                    "content_type": "exam_question", "question_number": 23 if paper else None, "source": "t",
+                    "language": "en"}
+            out.write(json.dumps({"_id": f"t:{i}", "text": f"item {i}", "metadata": meta}) + "\n")
+    return Vocabulary.load(path)
+
+
+def test_a_discipline_named_beside_a_board_that_sets_no_upper_school_paper_stays_the_discipline(boards):
+    """"June 2012 NY Physics Regents question 23": NYSED's papers in the index are grade 4 and 8 science, so the
+    named physics is not the board's general science; the exact scope is physics, honestly empty (not the grade-4
+    paper's question 23 labelled exact). MCAS sets a grade-9 (high-school) science paper: its "intro physics" is
+    that science."""
+    nysed = extract_scope("June 2012 NY Physics Regents question 23", boards).scope
+    assert nysed.subject == ("physics",) and nysed.exam_board == ("NYSED (New York State Education Department)",)
+    assert not nysed.paper
+    assert extract_scope("MCAS intro physics 2006 MCQs on momentum", boards).scope.subject == ("science",)
+    # a stated grade keeps the board's general science at that grade, as before
+    graded = extract_scope("NY regents grade 8 physics question on light", boards).scope
+    assert graded.subject == ("science",) and graded.paper == ("NYSED Regents Grade 8 Science",)
+
+
+def test_a_papers_grade_number_found_in_another_phrase_does_not_name_it(boards):
+    """"Sec 4 teacher here. any MCAS grade 10 ...": the "4" of "Sec 4" (Singapore's Secondary 4) is not MCAS Grade 4
+    Science; the text asks for grade 10, a paper MCAS does not have, so the series' rules relax it to grade 9."""
+    scope = extract_scope("Sec 4 teacher here. any MCAS grade 10 intro physics 2006 MCQs on momentum", boards).scope
+    assert scope.level == ("grade_10",) and scope.paper == ("MCAS Grade 10 Science",)
+    # the paper's own grade still names it
+    assert extract_scope("MCAS grade 4 science 2006 question 23", boards).scope.paper == ("MCAS Grade 4 Science",)
