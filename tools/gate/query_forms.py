@@ -79,7 +79,7 @@ def level_phrase(level: str, lang: str, rng: random.Random) -> str:
         return rng.choice(forms[lang])
     forms = {
         "high_school": {"en": ["high school", "HS"], "zh": ["高中"], "fr": ["lycée"], "de": ["Oberstufe", "Gymnasium"],
-                        "es": ["bachillerato", "secundaria"]},
+                        "es": ["preparatoria", "secundaria"]},
         "college": {"en": ["college", "university", "undergrad"], "zh": ["大学"], "fr": ["université", "fac"],
                     "de": ["Uni", "Hochschule"], "es": ["universidad"]},
         "elementary": {"en": ["elementary school", "elementary"], "zh": ["小学"], "fr": ["école primaire"],

@@ -197,6 +197,10 @@ def test_a_year_is_not_read_inside_a_longer_token(bundled):
 @pytest.mark.parametrize("query, level", [
     ("Examen de Física, 2º de Bachillerato, junio", "grade_12"),   # Spain: Bachillerato years 1-2 = grades 11-12
     ("primero de bachillerato química", "grade_11"),
+    ("física de 1.º de bachillerato (grade 11): un gas se expande", "grade_11"),
+    # a bare "bachillerato" is its exam year, as the EXAMS matura items are filed (13 of 14 authored curators)
+    ("pregunta de química para bachillerato: ¿existe el dióxido de carbono en estado sólido?", "grade_12"),
+    ("quimica nivel prepa opcion multiple", "high_school"),   # Mexico's preparatoria: the band
     ("undergrad history test item", "college"),
     ("a university level chemistry exam", "college"),
 ])
@@ -1281,3 +1285,11 @@ def test_a_papers_grade_number_found_in_another_phrase_does_not_name_it(boards):
     assert scope.level == ("grade_10",) and scope.paper == ("MCAS Grade 10 Science",)
     # the paper's own grade still names it
     assert extract_scope("MCAS grade 4 science 2006 question 23", boards).scope.paper == ("MCAS Grade 4 Science",)
+
+
+def test_the_new_york_elementary_level_science_test_is_a_board_name_not_a_level(bundled):
+    """"3rd graders Elementary-Level Science Test science exam 2015": the NYSED test's name, not the elementary band
+    (the level word claimed its first word, so the board was never seen)."""
+    scope = extract_scope("3rd graders Elementary-Level Science Test science exam 2015 about growth", bundled).scope
+    assert scope.exam_board == ("NYSED (New York State Education Department)",) and scope.level == ("grade_3",)
+    assert extract_scope("elementary school science question about plants", bundled).scope.level == ("elementary",)
