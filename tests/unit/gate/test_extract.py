@@ -1272,6 +1272,10 @@ def test_a_discipline_named_beside_a_board_that_sets_no_upper_school_paper_stays
     nysed = extract_scope("June 2012 NY Physics Regents question 23", boards).scope
     assert nysed.subject == ("physics",) and nysed.exam_board == ("NYSED (New York State Education Department)",)
     assert not nysed.paper
+    # NY's biology Regents goes by its exam name
+    living = extract_scope("NYS Regents Living Environment June 2014 q23 pls", boards).scope
+    assert living.subject == ("biology",) and living.question_number == (23,)
+    assert extract_scope("the living environment of frogs", boards).scope.subject != ("biology",)
     assert extract_scope("MCAS intro physics 2006 MCQs on momentum", boards).scope.subject == ("science",)
     # a stated grade keeps the board's general science at that grade, as before
     graded = extract_scope("NY regents grade 8 physics question on light", boards).scope
