@@ -28,8 +28,9 @@ _PATTERNS = [
     re.compile(rf"\b(?:in|en|auf|version|versión)\s+(?P<lang>{_NAME})\b"),
 ]
 #: "法文的选择题", "法语的物理选择题", "德语经济学选择题": the language before an item word, a subject (up to four Han
-#: characters) between them at most ("学法语的题" elsewhere is not matched: the language must come first)
-_CJK_ITEM = r"(?=的?[\u3400-\u9fff]{0,4}?(?:选择题|试题|题目|题|版))"
+#: characters, or one Latin word: "找几道英文 biology 选择题") between them at most ("学法语的题" elsewhere is not matched: the
+#: language must come first)
+_CJK_ITEM = r"(?=的?(?:[\u3400-\u9fff]{0,4}?|\s*[A-Za-z]{2,12}\s*)(?:选择题|试题|题目|题|版))"
 _CJK = [(re.compile(r"中文版|中文题|汉语版"), "zh"), (re.compile(rf"英文版|英语版|英文{_CJK_ITEM}"), "en"),
         (re.compile(rf"法文版|法语版|法文{_CJK_ITEM}|法语{_CJK_ITEM}"), "fr"),
         (re.compile(rf"德文版|德语版|德文{_CJK_ITEM}|德语{_CJK_ITEM}"), "de"),

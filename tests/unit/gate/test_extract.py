@@ -433,6 +433,7 @@ def test_accuracy_scoring_counts_exact_over_and_missed(bundled):
     ("la question en français sur la gelée blanche", ("fr",)),
     ("2019年 中文版 物理题", ("zh",)),
     ("找一道法语的物理选择题：白光照到棱镜上分解成彩虹的颜色", ("fr",)),   # a subject between language and item (round 35)
+    ("给高一学生找几道英文 biology 选择题，Hardy-Weinberg 那类", ("en",)),   # a Latin subject word between them
     ("德语经济学选择题：哪座城市长期有 Smog 问题", ("de",)),
 ])
 def test_requested_language_version_is_extracted(query, expected):
