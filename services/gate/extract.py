@@ -286,8 +286,12 @@ def _levels(st: SpanText, vocab: Vocabulary) -> tuple | None:
         return (tuple(dict.fromkeys(g for g, _, _, _ in grades)), max(c for _, c, _, _ in grades),
                 ", ".join(t for _, _, t, _ in grades))
     if bands:
+        # the most confident wording decides: "college-level (AP Stats) MCQ" is college, the AP course's high school
+        # band only what the course usually is
+        top = max(c for _, c, _ in bands)
+        bands = [b for b in bands if b[1] == top]
         values = tuple(dict.fromkeys(v for vals, _, _ in bands for v in vals))
-        return values, min(c for _, c, _ in bands), ", ".join(t for _, _, t in bands)
+        return values, top, ", ".join(t for _, _, t in bands)
     return None
 
 

@@ -202,6 +202,13 @@ def test_a_year_is_not_read_inside_a_longer_token(bundled):
     ("pregunta de química para bachillerato: ¿existe el dióxido de carbono en estado sólido?", "grade_12"),
     ("quimica nivel prepa opcion multiple", "high_school"),   # Mexico's preparatoria: the band
     ("undergrad history test item", "college"),
+    # an AP course is a high-school course (the index files such items as MMLU high-school sets); the calculus-based
+    # AP Physics C and AP Calculus BC are college level, as dev's curators take them; a stated college level wins
+    ("AP macro practice: crowding out effect questions", "high_school"),
+    ("ap bio quiz on cells", "high_school"),
+    ("AP Calculus BC question: area of region bounded by y = x^2 and y = cos x", "college"),
+    ("AP Physics C textbook section on elastic vs inelastic collisions", "college"),
+    ("college-level (AP Stats) MCQ: minimum sample size for a confidence interval", "college"),
     ("a university level chemistry exam", "college"),
 ])
 def test_level_wordings(bundled, query, level):
@@ -1298,3 +1305,8 @@ def test_the_new_york_elementary_level_science_test_is_a_board_name_not_a_level(
     scope = extract_scope("3rd graders Elementary-Level Science Test science exam 2015 about growth", bundled).scope
     assert scope.exam_board == ("NYSED (New York State Education Department)",) and scope.level == ("grade_3",)
     assert extract_scope("elementary school science question about plants", bundled).scope.level == ("elementary",)
+
+
+def test_ap_as_an_arithmetic_progression_names_no_level(bundled):
+    """"har row & column AP me" (Hinglish: every row and column in arithmetic progression) is no AP course."""
+    assert extract_scope("5x5 array question, har row & column AP me, (5,5)=0", bundled).scope.level == ()
