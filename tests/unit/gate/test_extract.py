@@ -371,6 +371,7 @@ def test_content_type(bundled, query, content_type):
     "amc12 2023 A #19, product of all solutions log_{7x}2023", "how many real solutions does x^4 = 16 have, AMC 10",
     "solutions to the equation x^2=4 from AMC 8", "what is the pH of a 0.1 M NaCl solution",
     "CuSO4 solution electrolysis", "an aqueous solution of glucose",
+    "2018 AMC 12B #16: the solutions of (z+6)^8 = 81 form a convex regular polygon",   # an equation written out
 ])
 def test_solution_as_a_word_of_the_problem_is_not_the_kind(bundled, query):
     """Round 16 (ij_fm_ex.02): the roots of an equation or a chemist's mixture, not a worked solution."""
@@ -1310,3 +1311,12 @@ def test_the_new_york_elementary_level_science_test_is_a_board_name_not_a_level(
 def test_ap_as_an_arithmetic_progression_names_no_level(bundled):
     """"har row & column AP me" (Hinglish: every row and column in arithmetic progression) is no AP course."""
     assert extract_scope("5x5 array question, har row & column AP me, (5,5)=0", bundled).scope.level == ()
+
+
+def test_a_shorthand_sol_with_a_question_mark_asks_for_the_solution(bundled):
+    """"2017 AMC 12B #14 sol?? the ice cream one": the worked solution; "sol" as the Spanish sun is no request."""
+    assert _field(bundled, "2017 AMC 12B #14 sol?? the ice cream one", "content_type") == ("solution",)
+    assert "solution" not in _field(bundled, "sol y luna question", "content_type")
+    assert _field(bundled, "solutions to 2018 AMC 12B #16", "content_type") == ("solution",)
+    assert _field(bundled, "solution for $AB=14$, $CD=7$, $DA=12$. largest radius possible", "content_type") == \
+        ("solution",)
