@@ -1317,6 +1317,9 @@ def test_a_shorthand_sol_with_a_question_mark_asks_for_the_solution(bundled):
     """"2017 AMC 12B #14 sol?? the ice cream one": the worked solution; "sol" as the Spanish sun is no request."""
     assert _field(bundled, "2017 AMC 12B #14 sol?? the ice cream one", "content_type") == ("solution",)
     assert "solution" not in _field(bundled, "sol y luna question", "content_type")
+    # asking for the method is asking for the worked solution (jr_ms_ex.02)
+    assert _field(bundled, "uh whats the trick for amc 8 2017 number 17 the gold coins", "content_type") == ("solution",)
+    assert "solution" not in _field(bundled, "the trick question about magnets", "content_type")
     assert _field(bundled, "solutions to 2018 AMC 12B #16", "content_type") == ("solution",)
     assert _field(bundled, "solution for $AB=14$, $CD=7$, $DA=12$. largest radius possible", "content_type") == \
         ("solution",)
