@@ -23,7 +23,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from chsr.levels import LEVEL_SPAN
+from services.gate.ladder import widens_to_parent
 from services.gate.lexicon import Hit, SpanText, glued_cjk
 from services.gate.vocabulary import NAME_CONFIDENCE, Vocabulary
 
@@ -183,20 +183,16 @@ def resolve_subject(
     return decision
 
 
-#: The first grade of the upper years, where the disciplines are examined on their own (curriculum README: grade
-#: 3-9 items are filed as general science, so a grade-9 science paper is a high-school one).
-UPPER_GRADE = 9
-
-
 def sets_upper_grades(levels: tuple[str, ...]) -> bool:
-    """Does a board set its general paper at an upper-school level (``UPPER_GRADE`` or later)?
+    """Does a board set its general paper at a level where the index files the disciplines on their own (the high-school
+    band or college: ``ladder.widens_to_parent`` is false there)?
 
     Without a stated level, a discipline named beside a board that files general science is that board's paper only
     where the board sets one in the upper years: "MCAS ... intro physics" is MCAS's high-school science (filed as
     grade 9), while "June 2012 NY Physics Regents question 23" names a paper NYSED never set in the index (it holds
     grade 4 and 8 science only): physics stays, and the exact scope is honestly empty rather than the grade-4
     paper's question 23 labelled exact."""
-    return any(LEVEL_SPAN[lv][0] >= UPPER_GRADE for lv in levels if lv in LEVEL_SPAN)
+    return any(not widens_to_parent((level,)) for level in levels)
 
 
 def _narrowed(named: list[Hit]) -> list[Hit]:
