@@ -26,7 +26,7 @@ from services.gate import subjects as subject_mod
 from services.gate.content import content_type, find_content_terms
 from services.gate.language import find_languages
 from services.gate.lexicon import NEGATED, SpanText, find_pattern, parse_number
-from services.gate.unknown_series import UNKNOWN_SERIES, unknown_series
+from services.gate.unknown_series import UNKNOWN_SERIES, family_within, unknown_series
 from services.gate.vocabulary import Vocabulary
 
 SOFT_BELOW = 0.7
@@ -138,6 +138,11 @@ def extract_scope(query: str, vocab: Vocabulary) -> Extraction:
         notes += _level_conflict(stated_level, fields.get("level", ((),))[0], paper)
     if defaults["exam_board"] and "exam_board" not in fields:
         fields["exam_board"] = (defaults["exam_board"], 0.9, "board named")
+        within = None if paper else family_within(
+            st, vocab, defaults["exam_board"], has_question=bool(fields.get("question_number", ((),))[0]),
+            has_year=bool(fields.get("year", ((),))[0]))
+        if within:  # "2022年北京高考数学": the Gaokao is named, the paper asked for is Beijing's, which it lacks
+            fields["exam_board"] = ((within[0],), UNKNOWN_SERIES, within[1])
     if not paper and "exam_board" not in fields and not mentions.board_indexes():
         series = unknown_series(st, vocab, has_question=bool(fields.get("question_number", ((),))[0]),
                                 has_year=bool(fields.get("year", ((),))[0]))

@@ -26,7 +26,7 @@ from services.gate.nearest import material_found, material_unseen
 from services.gate.overruled import (dropped_absent, named_paper_subject, overruled_absent, replaced_next_door,
                                      with_stated_fallback, with_stated_subject, with_stated_w0)
 from services.gate.series import (board_beside_corrected_subject, board_keeps_stated_subject, find_gap, gap_note,
-                                 series_subject, with_series_board, within_named_boards)
+                                 series_subject, with_series_board, within_named_boards, within_parent_board)
 from services.gate.sibling import (corrected_number, corrected_sitting, hedged_number, sibling_rung, with_beyond_rung,
                                    with_sibling_rung)
 from services.gate.sittings import after_the_index, never_sat, numbered_gap, off_cycle, series_not_held
@@ -137,6 +137,7 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     # the text's subjects, which the index holds only at other levels, dropped or joined by others: the level moves
     ladder = with_stated_subject(ladder, dropped_absent(stated, decision, vocab), decision.filter, vocab)
     ladder = within_named_boards(ladder, boards, vocab)
+    ladder = within_parent_board(ladder, decision.filter, vocab)  # a provincial paper: relaxed within the Gaokao
     if gap is not None:
         decision = replace(decision, notes=[*decision.notes, gap_note(gap, decision.filter, ladder)])
     return Inference(scope=decision.filter, ladder=ladder, strict_keys=list(decision.strict_keys),

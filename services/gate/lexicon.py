@@ -196,8 +196,14 @@ _ACROSS_BEFORE = ("物理", "天文", "中文", "英文", "语文", "人文")
 _ACROSS_AFTER = ("数学", "数据", "数字", "数量", "数值")
 
 
+#: Words a CJK subject name begins that name a thing, not the subject: "地理 ... 地上地下生物量" is biomass in a geography
+#: item (2013 新课标I geography), not a second subject, biology.
+_NOUNS_FROM_NAMES = ("生物量", "生物圈", "生物多样性", "生物群落", "生物钟", "生物燃料")
+
+
 def glued_cjk(text: str, start: int, end: int) -> bool:
     """Is the two-character CJK hit text[start:end] part of two other words ("物理数学": 物理 + 数学, not 理数;
-    "天文数据": 天文 + 数据, not 文数)?"""
+    "天文数据": 天文 + 数据, not 文数), or the start of a longer word that is not the subject ("生物量", biomass)?"""
     return end - start == 2 and (text[max(0, start - 1):start + 1] in _ACROSS_BEFORE
-                                 or text[end - 1:end + 1] in _ACROSS_AFTER)
+                                 or text[end - 1:end + 1] in _ACROSS_AFTER
+                                 or any(text.startswith(noun, start) for noun in _NOUNS_FROM_NAMES))

@@ -31,7 +31,7 @@ from services.gate.inference import FieldReport, infer_scope
 from services.gate.ladder import LadderStep, build_ladder
 from services.gate.marking import marking_rungs
 from services.gate.nearest import with_language_level, with_nearest_level, with_reference_material
-from services.gate.series import find_gap, with_series_board, with_series_rungs
+from services.gate.series import find_gap, with_series_board, with_series_rungs, within_parent_board
 from services.gate.sittings import (after_the_index, neighbouring_sittings, never_sat, numbered_elsewhere, numbered_gap,
                                     off_cycle, with_nearest_years)
 from services.gate.vocabulary import Vocabulary
@@ -128,6 +128,7 @@ def run_gate(
     ladder = build_ladder(scope, strict, strict_scope or lookup_only or bool(future), soft_fields=soft,
                           subject_parents=vocab.subject_parents, notes=notes)
     ladder = with_series_rungs(with_reference_material(with_nearest_level(ladder, vocab), vocab), scope, gap)
+    ladder = within_parent_board(ladder, scope, vocab)  # a provincial paper the index lacks: within the Gaokao
     if lookup_only and not strict_scope and not future:
         ladder = _with_marking_rungs(ladder, scope, vocab)
     ladder = numbered_elsewhere(ladder, scope)  # another year's numbered question: only on topic

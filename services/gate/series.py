@@ -28,7 +28,7 @@ from chsr.relaxation import W1
 from chsr.scope import Scope
 from services.gate.ladder import LadderStep
 from services.gate.sittings import nearest_years
-from services.gate.vocabulary import PaperInfo, Vocabulary
+from services.gate.vocabulary import PaperInfo, Vocabulary, normalise_family_term
 
 
 #: How a series rung's description starts.
@@ -240,6 +240,29 @@ def within_named_boards(steps: list[LadderStep], boards: Iterable[str], vocab: V
         return steps
     kept = [s for s in steps if not s.lexical_only]
     return kept if len(kept) >= 2 else steps
+
+
+def within_parent_board(steps: list[LadderStep], flt: Scope, vocab: Vocabulary) -> list[LadderStep]:
+    """``steps`` kept within the board that the asked family is part of, and without the unfiltered rung.
+
+    "2022年北京高考数学 数列大题": the Beijing paper (``exam_families.within``) is not in the index, so the exact scope
+    is empty and the ladder drops the board; without this rule the relaxed answer held AMC 12 2022 items beside the
+    national papers. The nearest scope the index holds is the Gaokao's own papers of that year: every rung that drops
+    the family keeps its board, labelled."""
+    parents = tuple(dict.fromkeys(p for b in flt.exam_board if (p := vocab.family_boards.get(normalise_family_term(b)))))
+    if not parents or len(steps) < 2:
+        return steps
+    out = [steps[0]]
+    for step in steps[1:]:
+        if step.lexical_only:
+            continue
+        if not step.filter.exam_board:
+            step = replace(step, filter=replace(step.filter, exam_board=parents),
+                           description=f"{step.description}; within {', '.join(parents)} "
+                                       f"({', '.join(flt.exam_board)} is part of it)")
+        if all(s.filter != step.filter for s in out):
+            out.append(step)
+    return out
 
 
 def with_series_rungs(steps: list[LadderStep], flt: Scope, gap: SeriesGap | None) -> list[LadderStep]:

@@ -73,6 +73,21 @@ def unknown_series(st: SpanText, vocab: Vocabulary, *, has_question: bool, has_y
     return None
 
 
+def family_within(st: SpanText, vocab: Vocabulary, boards: Iterable[str], *, has_question: bool,
+                  has_year: bool) -> tuple[str, str] | None:
+    """(family name, evidence) when a dated query or a look-up names, beside a board the corpus holds, a family that
+    is part of that board and that the corpus lacks: "2022年北京高考数学 数列大题", "2019 北京卷 高考 物理 第20题".
+    The Gaokao is named, but the paper asked for is Beijing's, which the index does not hold: the family is the
+    series asked for (the scope as asked is empty), and a relaxation stays within the board (``within_parent_board``
+    in ``services.gate.series``)."""
+    if not (has_question or has_year):
+        return None
+    family = _family_term(st, vocab)
+    if family is None or vocab.family_boards.get(normalise_family_term(family)) not in set(boards):
+        return None
+    return family, f"{family!r} names a paper of {vocab.family_boards[normalise_family_term(family)]} the index lacks"
+
+
 def _family_term(st: SpanText, vocab: Vocabulary) -> str | None:
     for start, end, label in st.claims:
         if label == "level" and normalise_family_term(st.text[start:end]) in vocab.exam_family_terms:

@@ -271,6 +271,13 @@ class Vocabulary:
         return frozenset(normalise_family_term(t.lstrip("=~")) for t in terms)
 
     @cached_property
+    def family_boards(self) -> dict[str, str]:
+        """Exam-family term (normalised) -> the board of the corpus it is part of ("北京卷" -> the Gaokao's board):
+        named beside that board, the family is the series asked for; a relaxation stays within the board."""
+        within = self.data.get("exam_families", {}).get("within", {})
+        return {normalise_family_term(t.lstrip("=~")): board for board, terms in within.items() for t in terms}
+
+    @cached_property
     def series_stop_words(self) -> frozenset[str]:
         """Capitalised words and acronyms that never name an exam series (US, DNA, ...), and generic paper words."""
         spec = self.data.get("exam_families", {})

@@ -782,8 +782,11 @@ def test_a_numbered_paper_without_the_gaokao_named_is_no_gaokao_paper(mini):
     ("高三复习 物理数学打通：矢量合成 要课标条目和教材讲解", ("physics", "mathematics")),   # 物理数学 is not 理数
     ("2017全国I卷 理数 第17题", ("mathematics",)),
     ("天文数据表 物理", ("physics",)),                                                   # 天文数据 is not 文数
+    ("2013年全国一卷地理 氮沉降 灌木 草本 生物量 那组选择题", ("geography",)),               # 生物量 is biomass
+    ("地理 生物圈 的组成", ("geography",)),                                              # 生物圈, the biosphere
+    ("生物 地理 跨学科 题", ("biology", "geography")),                                    # both named outright
 ])
-def test_track_maths_is_not_read_inside_other_words(bundled, query, subjects):
+def test_subject_names_are_not_read_inside_other_words(bundled, query, subjects):
     assert _field(bundled, query, "subject") == subjects
 
 

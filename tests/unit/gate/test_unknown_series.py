@@ -60,3 +60,27 @@ def test_a_name_that_the_corpus_holds_is_not_unknown(mini):
     # "Regents" is a word of a corpus paper name: a look-up that uses it alone is not an unknown series
     extraction = extract_scope("Regents 2015 science paper 1 question 12", mini)
     assert "exam series" not in extraction.confidence.get("exam_board", (0, ""))[1]
+
+
+@pytest.mark.parametrize("query,family", [
+    ("孩子明年考北京卷，想找2022年北京高考数学的数列大题练练手", "北京卷"),   # the Gaokao named too ("高考"): still Beijing's
+    ("2022年北京高考数学 数列大题", "北京高考"),                          # a province's own gaokao
+    ("2019 北京卷 高考 物理 第20题", "北京卷"),                           # a look-up
+])
+def test_a_provincial_paper_beside_the_gaokao_is_the_series_asked_for(mini, query, family):
+    extraction = extract_scope(query, mini)
+    assert extraction.scope.exam_board == (family,)
+    assert "北京" not in extraction.remaining  # a scope word, not a topic word
+
+
+def test_the_gaokao_named_without_a_province_stays_the_board(mini):
+    assert extract_scope("2022年高考数学 数列大题", mini).scope.exam_board == ("China NCEE (Gaokao)",)
+
+
+def test_an_absent_provincial_paper_relaxes_within_the_gaokao_never_to_another_board(mini):
+    result = run_gate("2017年北京卷 数学 数列大题", vocab=mini)
+    assert result.ladder[0].filter.exam_board == ("北京卷",)    # W0: honestly empty
+    relaxed = result.ladder[1:]
+    assert relaxed and all(step.filter.exam_board == ("China NCEE (Gaokao)",) for step in relaxed), \
+        [(s.description, s.filter) for s in result.ladder]
+    assert all(not step.lexical_only for step in relaxed)
