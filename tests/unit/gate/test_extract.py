@@ -629,6 +629,7 @@ def test_a_paper_ruled_out_is_not_asked_for(bundled):
     ("tabla del libro de química: hasta donde llegan las radiaciones alfa, beta y gamma", "chemistry"),
     ("exemple résolu du livre de physique : le pendule simple", "physics"),
     ("livre de physique : le pendule simple", "physics"),
+    ("exemple corrigé de physique : dater un objet au carbone 14", "physics"),   # a worked example, not a corrigé
 ])
 def test_a_subjects_book_in_spanish_or_french_asks_for_the_textbook(bundled, query, subject):
     scope = extract_scope(query, bundled).scope

@@ -116,6 +116,17 @@ def test_a_year_a_national_paper_was_never_set_is_not_relaxed(mini):
     assert any("was never sat" in n for n in result.notes)
 
 
+def test_the_2021_national_papers_named_for_an_earlier_year_were_never_set(mini):
+    """'2019 全国甲卷 历史 表格选择题 有吗': 全国甲/乙 are papers of their own from 2021 (2016-2017 used the names for the
+    新课标 papers, the vocabulary's eras); eight authored requests for such a year, topical or numbered, abstain."""
+    assert mini.sittings_sat["全国甲"] == (2021, 2025) and mini.sittings_sat["全国乙"] == (2021, 2025)
+    assert "year 2019 was never sat (全国甲 was set 2021-2025)" in \
+        never_sat(Scope(paper=("Gaokao 全国甲 History",), year=(2019,)), mini)
+    result = run_gate("2019 全国甲卷 历史 表格选择题 有吗", vocab=mini)
+    assert [s.label for s in result.ladder] == ["W0"]
+    assert never_sat(Scope(paper=("Gaokao 全国甲 History",), year=(2022,)), mini) == ""   # set, held or not
+
+
 @pytest.mark.parametrize("scope", [
     Scope(paper=("Gaokao 新课标III History",), year=(2017,)),    # set in 2017, not held by the index: relaxed
     Scope(paper=("Gaokao 新课标III History",), year=(2018,)),    # held
