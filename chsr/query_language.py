@@ -59,6 +59,19 @@ class LanguageGuess:
     requested: bool = False   # the query (or a client hint) asks for this language; False: how it is written
 
 
+#: What an English sentence encoder can read in a Chinese query: a Latin word of three letters or more.
+_LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+#: Han characters a query needs to count as written in Chinese for :func:`written_in_han`.
+HAN_QUERY_MIN = 4
+
+
+def written_in_han(text: str) -> bool:
+    """Whether ``text`` is written in Chinese characters only (at least ``HAN_QUERY_MIN``, and no Latin word of three
+    letters or more): all-MiniLM-L6-v2, the dense leg's encoder, was trained on English and reads such a query
+    as little more than noise (gateway: the dense list's weight in pipeline E's fusion)."""
+    return len(_HAN.findall(text)) >= HAN_QUERY_MIN and not _LATIN_WORD.search(text)
+
+
 def detect_language(text: str) -> LanguageGuess | None:
     """The language ``text`` is written in, or None when there are no letters at all."""
     han = len(_HAN.findall(text))

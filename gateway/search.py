@@ -22,7 +22,7 @@ from chsr.documents import Doc
 from chsr.errors import InvalidArgument, Unavailable, from_rpc_error
 from chsr.levels import NEAR_GRADES
 from chsr.metrics import CACHE_EVENTS, DEGRADED, LEAKAGE_FLAGGED, RELAXATION_STEPS, RESULTS, STAGE_LATENCY
-from chsr.query_language import probe_text
+from chsr.query_language import probe_text, written_in_han
 from chsr.relaxation import W0, step_label
 from chsr.scope import Scope
 from chsr.stages import LEGS, SEARCH_STAGES
@@ -265,10 +265,12 @@ class SearchService:
         language = gate.language.code if gate.language is not None else ""
         latin_query = bool(language) and not has_cjk(plan.query)  # a CJK query's Latin words are the results' own
         asked = Scope.from_proto(gate.scope)
+        # the English encoder's list barely counts for a query written in Chinese only (PipelineConfig.han_dense_weight)
+        weights = {"dense": pipeline.han_dense_weight} if written_in_han(plan.query) else None
         for i, step in enumerate(gate.ladder):
             flt = gate.scope if pipeline.post_filter else step.filter
             outcome = self._steps.run(gate.query, step, flt, gate.scope, pipeline, k, budget, preference, vectors,
-                                      gate.probe)
+                                      gate.probe, weights)
             for stage, ms in outcome.timings.items():
                 timings[stage] = timings.get(stage, 0.0) + ms
             degraded.extend(d for d in outcome.degraded if d not in degraded)

@@ -14,7 +14,7 @@ import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import grpc
 
@@ -152,21 +152,24 @@ class StepRunner:
 
     def run(self, query: str, step: common_pb2.LadderStep, flt: common_pb2.Scope, scope: common_pb2.Scope,
             pipeline: PipelineConfig, k: int, budget: Budget, preference: Preference = Preference(),
-            vectors: QueryVectors | None = None, probe: ProbeLists | None = None) -> StepResult:
+            vectors: QueryVectors | None = None, probe: ProbeLists | None = None,
+            weights: Mapping[str, float] | None = None) -> StepResult:
         """``flt`` is what the legs filter by (the step's filter; B+ filters after retrieval by
         the W0 scope instead); ``scope`` is the W0 scope the curriculum reranker aligns with;
         ``preference`` re-ranks the whole fused list by the gate's uncertain fields; ``vectors`` are
         the request's query embeddings so far (the dense legs encode each query text once); a leg
-        whose list ``probe`` already holds is not called (``StepResult.from_probe``)."""
+        whose list ``probe`` already holds is not called (``StepResult.from_probe``); ``weights``:
+        each list's weight in the fusion (a leg not named weighs 1)."""
         out = StepResult(candidates=[])
         legs = (LEXICAL_LEG,) if step.lexical_only else pipeline.legs
         lists = self._retrieve(query, flt, legs, pipeline, max(k, pipeline.depth), budget, out,
                                with_metadata=bool(preference), vectors=vectors or QueryVectors(), probe=probe)
         keep = max(k, pipeline.rerank_pool) if pipeline.rerank else k  # what rerank sees, else the answer
         if preference:
-            fused = rank_by_preference(self._fuse(query, lists, pipeline, 0, budget, out), preference)[:keep]
+            fused = rank_by_preference(self._fuse(query, lists, pipeline, 0, budget, out, weights),
+                                       preference)[:keep]
         else:
-            fused = self._fuse(query, lists, pipeline, keep, budget, out)
+            fused = self._fuse(query, lists, pipeline, keep, budget, out, weights)
         fused = self._fetch(fused, tuple(lists), budget, out)
         out.candidates = self._rerank(query, fused, scope, pipeline, k, budget, out)
         return out
@@ -252,13 +255,15 @@ class StepRunner:
         return lists
 
     def _fuse(self, query: str, lists: dict[str, list[common_pb2.Candidate]], pipeline: PipelineConfig,
-              k: int, budget: Budget, out: StepResult) -> list[common_pb2.Candidate]:
+              k: int, budget: Budget, out: StepResult,
+              weights: Mapping[str, float] | None = None) -> list[common_pb2.Candidate]:
         out.add_time("fusion", 0.0)
         if len(lists) == 1:
             only = next(iter(lists.values()))
             return only[:k] if k else only
         req = fusion_pb2.FuseRequest(mode=pipeline.fusion_mode, k=k, params=dict(pipeline.fusion_params),
-                                     query=query, lists=[fusion_pb2.RankedList(name=name, candidates=cands)
+                                     query=query, lists=[fusion_pb2.RankedList(name=name, candidates=cands,
+                                                                               weight=(weights or {}).get(name, 1.0))
                                                          for name, cands in lists.items()])
         try:
             resp, ms = _timed(self._stubs.fusion.Fuse, req, budget.for_stage("fusion"))

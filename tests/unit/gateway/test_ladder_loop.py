@@ -79,7 +79,11 @@ class FakeRetriever:
 
 
 class FakeFusion:
+    def __init__(self) -> None:
+        self.weights: list[dict[str, float]] = []
+
     def Fuse(self, req: fusion_pb2.FuseRequest, timeout: float) -> fusion_pb2.FuseResponse:
+        self.weights.append({ranked.name: ranked.weight for ranked in req.lists})
         seen: dict[str, float] = {}
         for ranked in req.lists:
             for c in ranked.candidates:
@@ -95,8 +99,8 @@ class FakeRerank:
         return rerank_pb2.RerankResponse(candidates=req.candidates[:req.k], telemetry={"reranked": 1.0})
 
 
-def service(gate: FakeGate, dense: FakeRetriever | None = None) -> SearchService:
-    stubs = StageStubs(gate=gate, fusion=FakeFusion(), rerank=FakeRerank(),
+def service(gate: FakeGate, dense: FakeRetriever | None = None, fusion: FakeFusion | None = None) -> SearchService:
+    stubs = StageStubs(gate=gate, fusion=fusion or FakeFusion(), rerank=FakeRerank(),
                        servers={"sparse": FakeRetriever(), "dense": dense or FakeRetriever()})
     return SearchService(stubs, MemoryCache(100), Settings())
 
@@ -426,3 +430,16 @@ def test_the_probe_searches_a_spanish_query_without_its_grammar_words_and_the_la
     search(service(gate, dense), "la aceleración de la pelota que cae", "E")
     assert dense.queries[0] == "aceleración pelota cae"          # the probe, before the gate
     assert dense.queries[1] == "la aceleración de la pelota que cae"
+
+
+@pytest.mark.parametrize("query, pipeline, dense_weight", [
+    ("2009 新课标 理数 二项式 展开式 常数项 选择题", "E", 0.1),   # written in Chinese only: the English encoder barely counts
+    ("2009 新课标 理数 binomial 展开式 常数项", "E", 1.0),          # a Latin word the encoder reads
+    ("acceleration of a falling ball", "E", 1.0),
+    ("2009 新课标 理数 二项式 展开式 常数项 选择题", "C", 1.0),   # the ablation's C fuses as the paper does
+])
+def test_the_dense_list_barely_counts_in_es_fusion_for_a_query_written_in_chinese_only(query, pipeline, dense_weight):
+    gate = FakeGate(ladder((W0, {"subject": "physics"})), ["acceleration"])
+    fusion = FakeFusion()
+    search(service(gate, fusion=fusion), query, pipeline)
+    assert fusion.weights and all(w == {"sparse": 1.0, "dense": pytest.approx(dense_weight)} for w in fusion.weights)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chsr.query_language import probe_text
+from chsr.query_language import probe_text, written_in_han
 
 pytestmark = pytest.mark.unit
 
@@ -27,3 +27,16 @@ def test_french_german_and_spanish_grammar_words_are_dropped_the_request_words_k
 ])
 def test_other_text_is_searched_as_written(query: str) -> None:
     assert probe_text(query) == query
+
+
+@pytest.mark.parametrize("query, chinese_only", [
+    ("2009 新课标 理数 二项式 展开式 常数项 选择题", True),     # digits are no words
+    ("高二物理 动量守恒 碰撞类计算大題", True),
+    ("OpenStax 高中物理 折射那节的 practice problem", False),   # Latin words an English encoder reads
+    ("数列 求和", True),
+    ("数列", False),                                          # too short to say
+    ("acceleration of a falling ball", False),
+    ("pH 值的计算方法", True),                                   # a two-letter symbol is no word
+])
+def test_a_query_written_in_chinese_only(query, chinese_only):
+    assert written_in_han(query) is chinese_only
