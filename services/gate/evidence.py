@@ -256,7 +256,9 @@ def _follow_rules(decisions: dict[str, FieldDecision], stated: StatedQuery, know
     """Language and exam board are never inferred from evidence: a stated language version only
     ranks (other-language versions are still relevant, README bilingual policy); a stated board
     filters beside the paper it names, in an item look-up (board + year + number identify the item),
-    or when the corpus lacks it (the scope as asked is empty). A pure item look-up (question number,
+    when the corpus lacks it (the scope as asked is empty), or when it publishes a textbook
+    (``known["textbook_board"]``: "OpenStax 物理の solutions manual ..." names the book, and a Chinese probe's
+    Gaokao solutions are not its solutions). A pure item look-up (question number,
     few topic words) that identifies neither a paper nor a board the corpus holds gets
     :data:`UNIDENTIFIED_PAPER`: the item cannot be verified, so nothing is presented as exact."""
     if "language" in stated:
@@ -271,7 +273,8 @@ def _follow_rules(decisions: dict[str, FieldDecision], stated: StatedQuery, know
         st = stated["exam_board"]
         missing = bool(known.get("exam_board")) and not set(st.values) & set(known["exam_board"])
         board_known = not missing
-        action = "filter" if has_paper or missing or lookup else "rank"
+        book = bool(set(st.values) & set(known.get("textbook_board", ())))  # "OpenStax ...": the book is the source
+        action = "filter" if has_paper or missing or lookup or book else "rank"
         conflict = f"exam_board {'|'.join(st.values)} is not in the corpus" if missing else ""
         decisions["exam_board"] = FieldDecision("exam_board", st.values, st.confidence, "stated", action, conflict)
     if lookup and not has_paper and not board_known and stated.topic_words <= PURE_LOOKUP_WORDS:

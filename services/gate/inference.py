@@ -62,7 +62,7 @@ class Inference:
 def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Sequence[EvidenceHit], hints: Scope,
                 vocab: Vocabulary, params: EvidenceParams, strict_scope: bool) -> Inference:
     stated = stated_from_extraction(extraction, topic_terms)
-    known = {name: vocab.corpus_values(name) for name in KNOWN_FIELDS}
+    known = {**{name: vocab.corpus_values(name) for name in KNOWN_FIELDS}, "textbook_board": vocab.textbook_boards}
     decision = with_hints(decide_scope(stated, probe, params, known=known), hints)
     decision = _session_beside_paper(decision, stated, vocab)
     if extraction.notes:  # conflicts within the text (a paper named at another grade): the answer says so

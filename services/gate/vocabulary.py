@@ -271,6 +271,11 @@ class Vocabulary:
         return frozenset(normalise_family_term(t.lstrip("=~")) for t in terms)
 
     @cached_property
+    def textbook_boards(self) -> frozenset[str]:
+        """Boards whose material is a textbook (OpenStax): naming one names the book, the source asked for."""
+        return frozenset(b["exam_board"] for b in self.boards if b.get("content_type") == "textbook")
+
+    @cached_property
     def family_boards(self) -> dict[str, str]:
         """Exam-family term (normalised) -> the board of the corpus it is part of ("北京卷" -> the Gaokao's board):
         named beside that board, the family is the series asked for; a relaxation stays within the board."""

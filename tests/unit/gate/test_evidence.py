@@ -238,6 +238,18 @@ def test_a_stated_board_the_corpus_lacks_filters_so_the_exact_scope_is_empty():
     assert "not in the corpus" in decision.fields["exam_board"].conflict
 
 
+def test_a_stated_textbook_publisher_filters_it_names_the_book():
+    """"OpenStax 物理の solutions manual ..." (authored jl_ms_rx.01): the Japanese probe finds Gaokao solutions; the
+    book named is the source asked for, so its board filters (and the empty exact scope relaxes to the book)."""
+    ox = "OpenStax (Rice University)"
+    known = {"exam_board": {"MAA AMC", ox}, "textbook_board": {ox}}
+    stated = StatedQuery({"exam_board": StatedField((ox,), 0.9)}, topic_words=3)
+    assert decide_scope(stated, HITS, _params(), known=known).filter.exam_board == (ox,)
+    stated = StatedQuery({"exam_board": StatedField(("MAA AMC",), 0.9)}, topic_words=3)
+    decision = decide_scope(stated, HITS, _params(), known=known)
+    assert not decision.filter.exam_board and decision.fields["exam_board"].action == "rank"   # another board ranks
+
+
 def test_a_requested_language_version_reads_the_evidence_in_that_language():
     hits = [EvidenceHit(_meta("physics", "high_school", language="en"), 0.9, "dense", 1),
             EvidenceHit(_meta("physics", "grade_12", language="es"), 0.7, "dense", 2)]
