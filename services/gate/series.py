@@ -249,7 +249,8 @@ def within_parent_board(steps: list[LadderStep], flt: Scope, vocab: Vocabulary) 
     is empty and the ladder drops the board; without this rule the relaxed answer held AMC 12 2022 items beside the
     national papers. The nearest scope the index holds is the Gaokao's own papers of that year: every rung that drops
     the family keeps its board, labelled."""
-    parents = tuple(dict.fromkeys(p for b in flt.exam_board if (p := vocab.family_boards.get(normalise_family_term(b)))))
+    boards = (vocab.family_boards.get(normalise_family_term(b)) for b in flt.exam_board)
+    parents = tuple(dict.fromkeys(p for p in boards if p))
     if not parents or len(steps) < 2:
         return steps
     out = [steps[0]]
