@@ -128,8 +128,9 @@ class EvidenceDecision:
 
 def decide_scope(stated: StatedQuery, hits: Sequence[EvidenceHit], params: EvidenceParams, *,
                  known: Mapping[str, Collection[Any]] | None = None) -> EvidenceDecision:
-    """``known``: field -> the values the corpus holds (``Vocabulary.corpus_values``), for the look-up rules;
-    without it a stated board is never treated as missing from the corpus."""
+    """``known``: field -> the values the corpus holds (``Vocabulary.corpus_values``), and ``textbook_board`` -> the
+    boards that publish a textbook, for the look-up rules (``inference.known_values`` builds it); without it a stated
+    board is never treated as missing from the corpus."""
     ev = gather(_in_language(hits, stated), depth=params.depth, sparse_power=params.sparse_power,
                 dense_temperature=params.dense_temperature)
     decisions: dict[str, FieldDecision] = {}

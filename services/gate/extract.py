@@ -136,16 +136,15 @@ def extract_scope(query: str, vocab: Vocabulary) -> Extraction:
         stated_level = fields.get("level", ((),))[0]
         _apply_paper(fields, paper, vocab)
         notes += _level_conflict(stated_level, fields.get("level", ((),))[0], paper)
+    dated = {"has_question": bool(fields.get("question_number", ((),))[0]),
+             "has_year": bool(fields.get("year", ((),))[0])}
     if defaults["exam_board"] and "exam_board" not in fields:
         fields["exam_board"] = (defaults["exam_board"], 0.9, "board named")
-        within = None if paper else family_within(
-            st, vocab, defaults["exam_board"], has_question=bool(fields.get("question_number", ((),))[0]),
-            has_year=bool(fields.get("year", ((),))[0]))
+        within = None if paper else family_within(st, vocab, defaults["exam_board"], **dated)
         if within:  # "2022年北京高考数学": the Gaokao is named, the paper asked for is Beijing's, which it lacks
             fields["exam_board"] = ((within[0],), UNKNOWN_SERIES, within[1])
     if not paper and "exam_board" not in fields and not mentions.board_indexes():
-        series = unknown_series(st, vocab, has_question=bool(fields.get("question_number", ((),))[0]),
-                                has_year=bool(fields.get("year", ((),))[0]))
+        series = unknown_series(st, vocab, **dated)
         if series:  # a look-up in a series nobody knows: its name is the board, which the corpus lacks
             fields["exam_board"] = ((series[0],), UNKNOWN_SERIES, series[1])
     return replace(_assemble(st, fields, topics), notes=notes)

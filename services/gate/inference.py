@@ -59,10 +59,17 @@ class Inference:
     notes: list[str] = field(default_factory=list)
 
 
+def known_values(vocab: Vocabulary) -> dict[str, frozenset]:
+    """What the evidence rules check a statement against (``decide_scope``'s ``known``): the values the corpus holds
+    of ``KNOWN_FIELDS``, and the boards that publish a textbook (``textbook_board``)."""
+    known = {name: vocab.corpus_values(name) for name in KNOWN_FIELDS}
+    return {**known, "textbook_board": vocab.textbook_boards}
+
+
 def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Sequence[EvidenceHit], hints: Scope,
                 vocab: Vocabulary, params: EvidenceParams, strict_scope: bool) -> Inference:
     stated = stated_from_extraction(extraction, topic_terms)
-    known = {**{name: vocab.corpus_values(name) for name in KNOWN_FIELDS}, "textbook_board": vocab.textbook_boards}
+    known = known_values(vocab)
     decision = with_hints(decide_scope(stated, probe, params, known=known), hints)
     decision = _session_beside_paper(decision, stated, vocab)
     if extraction.notes:  # conflicts within the text (a paper named at another grade): the answer says so

@@ -83,9 +83,10 @@ def family_within(st: SpanText, vocab: Vocabulary, boards: Iterable[str], *, has
     if not (has_question or has_year):
         return None
     family = _family_term(st, vocab)
-    if family is None or vocab.family_boards.get(normalise_family_term(family)) not in set(boards):
+    parent = vocab.family_boards.get(normalise_family_term(family)) if family else None
+    if parent is None or parent not in set(boards):
         return None
-    return family, f"{family!r} names a paper of {vocab.family_boards[normalise_family_term(family)]} the index lacks"
+    return family, f"{family!r} names a paper of {parent} the index lacks"
 
 
 def _family_term(st: SpanText, vocab: Vocabulary) -> str | None:

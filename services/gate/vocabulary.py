@@ -265,10 +265,10 @@ class Vocabulary:
 
     @cached_property
     def exam_family_terms(self) -> frozenset[str]:
-        """Level-hint terms that name an exam family (GCSE, A level, Abitur): in a look-up, the series
-        (normalised: lower case, hyphens and runs of spaces as one space)."""
+        """Level-hint terms that name an exam family (GCSE, A level, Abitur, and the families of ``family_boards``): in a
+        look-up, the series (normalised: lower case, hyphens and runs of spaces as one space)."""
         terms = self.data.get("exam_families", {}).get("terms", [])
-        return frozenset(normalise_family_term(t.lstrip("=~")) for t in terms)
+        return frozenset(normalise_family_term(t.lstrip("=~")) for t in terms) | frozenset(self.family_boards)
 
     @cached_property
     def textbook_boards(self) -> frozenset[str]:

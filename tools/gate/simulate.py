@@ -26,6 +26,7 @@ from gateway.preference import settle
 from services.fusion.rrf import rrf
 from services.gate.evidence import EvidenceDecision, penalty_factor
 from services.gate.evidence_ladder import evidence_ladder
+from services.gate.inference import known_values
 from services.gate.ladder import LadderStep
 from services.gate.vocabulary import Vocabulary
 from tools.gate.probe_index import ProbeIndex
@@ -43,8 +44,8 @@ class Simulator:
 
     @property
     def known(self) -> dict[str, frozenset]:
-        """The corpus values the evidence rules check against (what the gate's vocabulary holds)."""
-        return {name: self.vocab.corpus_values(name) for name in ("exam_board", "paper")}
+        """The corpus values the evidence rules check against, as the gate builds them."""
+        return known_values(self.vocab)
 
     def _legs(self, run: QueryRun, flt: Scope, lexical_only: bool = False) -> dict[str, list[tuple[str, float]]]:
         if flt.is_empty():
