@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from chsr.glossary import han_glosses, names_chinese_material
+
 #: Confidence of the fallback for plain-ASCII text with no language marks.
 ASCII_FALLBACK_CONFIDENCE = 0.55
 #: Plain ASCII letters count this much towards English (the other four languages' accents are missing).
@@ -115,16 +117,20 @@ _EDGE = re.compile(r"^[\W_]+|[\W_]+$")
 
 def probe_text(text: str) -> str:
     """The query as the gate's evidence probe searches it: without the grammatical words of the language it is
-    written in, when that is French, German or Spanish (detected surely enough); the text itself otherwise.
+    written in, when that is French, German or Spanish (detected surely enough); the text itself otherwise. Where it
+    names Chinese material in another script, the Chinese words for its description follow (``chsr.glossary``:
+    "gaokao 2019 physics ... argon, furnace" finds the item, written in Chinese, only by 氩 and 炉).
 
     Why: the index tokenizer drops English function words only, and French, German and Spanish items are a small
     part of the index, so "de", "la", "que", "el" are rare there and weigh heavily: a Spanish question about
     economics or biology found the Spanish physics items first (the only subjects the index holds in Spanish
     besides geography), and the evidence decided physics against the text's subject (issue 21, round 21). Without
     them the probe matches the query's topic words. The ladder's own retrieval keeps the full text."""
+    glosses = " ".join(han_glosses(text)) if names_chinese_material(text) else ""
     guess = detect_language(text)
     if guess is None or guess.code not in PROBE_STRIPPED or guess.confidence < PROBE_MIN_CONFIDENCE:
-        return text
+        return f"{text} {glosses}" if glosses else text
     grammar = _GRAMMAR_WORDS[guess.code]
     kept = [token for token in _TOKEN.findall(text) if _EDGE.sub("", token).lower() not in grammar]
-    return " ".join(kept) if kept else text
+    stripped = " ".join(kept) if kept else text
+    return f"{stripped} {glosses}" if glosses else stripped

@@ -7,6 +7,7 @@ from typing import Callable
 
 import grpc
 
+from chsr import glossary
 from chsr.channels import get_channel
 from chsr.config import Backend, Settings
 from chsr.health_probe import grpc_health_check, start_probe
@@ -51,6 +52,7 @@ def build(settings: Settings):  # type: ignore[no-untyped-def]
     if settings.catalogue_poll_s > 0 and settings.retrieval_servers:
         catalogue = CatalogueSync(stubs, settings.retrieval_servers[0], settings.catalogue_poll_s).start()
     servicer = GatewayServicer(stubs, build_cache(settings), settings, catalogue, readiness)
+    glossary.load()  # the evidence probe's Chinese words for English descriptions of Chinese items
     start_stage_probes(checks)
 
     def register(server: grpc.Server) -> list[str]:

@@ -12,6 +12,9 @@ the extraction and the vocabulary, no model involved:
    (Wellenlänge -> wavelength, longueur d'onde, 波长...), so a French or German
    query also reaches the English/Chinese evidence of the same item (curriculum
    README, bilingual slice).
+3. **Append the Chinese words for an English description of Chinese material**
+   ("gaokao 2019 ... hot isostatic pressing, argon" -> 氩, 炉; ``chsr.glossary``):
+   the Gaokao's items are in Chinese and share no word with such a query.
 
 ``topic_terms`` are the query's content words minus scope words: what the
 gateway's on-topic check looks for in results (seed 000: widen only when no
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from chsr.glossary import han_glosses, names_chinese_material
 from services.gate.extract import Extraction
 from services.gate.vocabulary import Vocabulary
 
@@ -64,13 +68,15 @@ def _cjk_terms(text: str, vocab: Vocabulary) -> list[str]:
 
 
 def expand_query(query: str, extraction: Extraction, vocab: Vocabulary) -> str:
-    """Scope words removed + cross-language variants of the matched topic concepts."""
+    """Scope words removed + cross-language variants of the matched topic concepts + the Chinese words for an
+    English description of Chinese material."""
     base = " ".join(extraction.remaining.split())
     if not topic_terms(extraction, vocab):
         base = " ".join(query.split())
     present = extraction.text.lower()
     additions = [term for term in concept_variants(extraction, vocab) if term.lower() not in present]
-    return " ".join([base, *additions[:MAX_EXPANSION_TERMS]]).strip()
+    glosses = han_glosses(query) if names_chinese_material(query) else []
+    return " ".join([base, *additions[:MAX_EXPANSION_TERMS], *(g for g in glosses if g not in additions)]).strip()
 
 
 def concept_variants(extraction: Extraction, vocab: Vocabulary) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from chsr import glossary
 from chsr.config import Settings
 from chsr.server import run_service
 from services.gate.servicer import GateServicer, register_gate
@@ -12,6 +13,7 @@ def build(settings: Settings):  # type: ignore[no-untyped-def]
     # CHSR_VOCABULARY_PATH: a corpus-derived vocabulary (.json) or a corpus (.jsonl) indexed at
     # start-up; empty: the bundled vocabulary only.
     servicer = GateServicer(Vocabulary.load(settings.vocabulary_path or None), max_query_chars=settings.max_query_chars)
+    glossary.load()  # query expansion's Chinese words for English descriptions of Chinese items
 
     def register(server) -> list[str]:  # type: ignore[no-untyped-def]
         return [register_gate(server, servicer)]

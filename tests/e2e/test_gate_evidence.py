@@ -244,3 +244,13 @@ def test_a_series_asked_at_a_grade_it_lacks_answers_from_its_nearest_grade_in_an
         assert len(accepted) == 1 and list(accepted[0].filter.level) == ["grade_5"] and not accepted[0].filter.year
     finally:
         client.delete([d.id for d in docs])
+
+
+def test_an_english_description_of_a_chinese_item_finds_it_by_the_dictionarys_chinese_words(mesh_both):
+    # the Eastbay items are written in Chinese: the query's English words match none of them, and the dense leg's
+    # encoder reads English; "cosine" is 余弦 in CC-CEDICT (chsr.glossary), and the item asks for 余弦定理
+    client = GatewayClient(mesh_both.gateway)
+    resp = client.search("the Chinese Eastbay 2020 maths exam: the question using the law of cosines", k=5,
+                         pipeline="E", no_cache=True)
+    assert "余弦" in resp.expanded_query.split()
+    assert resp.results[0].doc_id in {"demo:eb_math_2020_q3", "demo:eb_math_2020_q3:mark_scheme"}

@@ -40,6 +40,17 @@ def test_expansion_is_deterministic_and_capped(bundled):
     assert len(first.split()) <= len(query.split()) + 3 * MAX_EXPANSION_TERMS
 
 
+def test_an_english_description_of_a_gaokao_item_gains_its_chinese_words(bundled):
+    # the item is written in Chinese: only 氩 (argon) and 炉 (furnace) match it (chsr.glossary)
+    expanded = _expand(bundled, "Gaokao 2019 national paper I physics Q14: hot isostatic pressing, argon bottles, furnace")
+    assert {"氩", "炉"} <= set(expanded.split())
+
+
+def test_an_english_query_about_other_material_gains_no_chinese_words(bundled):
+    expanded = _expand(bundled, "OpenStax physics: argon bottles pumped into a furnace")
+    assert "氩" not in expanded and "炉" not in expanded
+
+
 def test_pure_look_up_keeps_the_query(bundled):
     query = "2017年新课标I卷理科数学第17题"
     assert _expand(bundled, query).startswith(query)
