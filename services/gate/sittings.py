@@ -97,12 +97,14 @@ def never_sat(flt: Scope, vocab: Vocabulary) -> str:
     item ("2021年全国III卷理综物理 第13题 参考答案", round 35: like any numbered look-up of a paper the index lacks,
     dev's st_adv.05); a topical request is still relaxed: the provinces that sat 全国III moved to 全国甲 in 2021 and
     "2021 全国三卷 油膜法" names that sitting loosely (two authored relaxations of round 14 find its items that way). A
-    year the paper was set but the index lacks ("2009年新课标卷 ... 第17题") is a relaxation, as before."""
+    year the paper was set but the index lacks ("2009年新课标卷 ... 第17题") is a relaxation, as before. A numbered item
+    of an AMC 10A/10B/12A/12B sitting before 2002, when the A and B sittings began ("2001 AMC 10A problem 15
+    solution"), was never set either (``sat_numbered``; a topical "2001 AMC 12 log problems" still relaxes)."""
     if not flt.paper or not flt.year:
         return ""
     said = []
     for name in flt.paper:
-        span = vocab.sat_span(name)
+        span = vocab.sat_span(name, numbered=bool(flt.question_number))
         if span is None:
             return ""
         variant, first, last = span

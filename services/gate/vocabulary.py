@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from chsr.scope import Scope
 from services.gate.corpus_vocabulary import CORPUS_SCHEMA, build_vocabulary_from_corpus, write_corpus_vocabulary
@@ -229,16 +229,24 @@ class Vocabulary:
     def sittings_sat(self) -> dict[str, tuple[int, int]]:
         """A composite family's variant -> the first and last year it was really set ("新课标III" -> (2016, 2020)),
         generic knowledge from the vocabulary, not the index's years."""
-        out: dict[str, tuple[int, int]] = {}
-        for board in self.boards:
-            for variant, (first, last) in (board.get("composite") or {}).get("sat", {}).items():
-                out[variant] = (int(first), int(last))
-        return out
+        return self._spans(lambda board: (board.get("composite") or {}).get("sat", {}))
 
-    def sat_span(self, paper: str) -> tuple[str, int, int] | None:
+    @cached_property
+    def sittings_sat_numbered(self) -> dict[str, tuple[int, int]]:
+        """A board's paper -> the first and last year its sittings were really set, for a numbered item ("AMC 10A" ->
+        (2002, 2026): the A and B sittings began in 2002)."""
+        return self._spans(lambda board: board.get("sat_numbered", {}))
+
+    def _spans(self, spans_of: Callable[[dict], dict]) -> dict[str, tuple[int, int]]:
+        return {variant: (int(first), int(last)) for board in self.boards
+                for variant, (first, last) in spans_of(board).items()}
+
+    def sat_span(self, paper: str, numbered: bool = False) -> tuple[str, int, int] | None:
         """The national paper ``paper`` belongs to and the first and last year it was really set ("Gaokao 新课标III
-        Physics" -> ("新课标III", 2016, 2020)); None for a paper of no such family."""
-        for variant, (first, last) in self.sittings_sat.items():
+        Physics" -> ("新课标III", 2016, 2020)); for a ``numbered`` item, also a board's paper whose sittings' years are
+        known ("AMC 10A" -> ("AMC 10A", 2002, 2026)); None for a paper of no such family."""
+        spans = {**self.sittings_sat, **(self.sittings_sat_numbered if numbered else {})}
+        for variant, (first, last) in spans.items():
             if f" {variant} " in f" {paper} ":
                 return variant, first, last
         return None

@@ -332,6 +332,7 @@ def test_chinese_board_name_with_the_boards_only_paper(demo):
     ("problem 5 solution", 5), ("2018年全国I卷地理 第11题", 11), ("文数16题", 16), ("No. 3 in the quiz", 3),
     ("NY grade 8 science number 42", 42), ("exercice 4 de maths", 4), ("Physik Aufgabe 3", 3),
     ("pregunta 2 de química", 2), ("第十一题", 11), ("Maryland 2008 nr. 7", 7),
+    ("中2の生徒用に 2021 AMC8 の22番", 22), ("18年全国3卷の政治、選択8番", 8),   # Japanese N番
 ])
 def test_question_number_forms(bundled, query, number):
     extraction = extract_scope(query, bundled)
@@ -341,7 +342,7 @@ def test_question_number_forms(bundled, query, number):
 
 @pytest.mark.parametrize("query", [
     "Coulomb's law F = k q1 q2 / r^2", "question on whether sound travels in a vacuum", "5th grade question",
-    "D2 = 2 D1 springs", "a 2 W red lamp",
+    "D2 = 2 D1 springs", "a 2 W red lamp", "AMC 8 の2番目の問題の解き方",   # 番目: the N-th, no item number
 ])
 def test_no_question_number(bundled, query):
     assert _field(bundled, query, "question_number") == ()

@@ -127,6 +127,16 @@ def test_the_2021_national_papers_named_for_an_earlier_year_were_never_set(mini)
     assert never_sat(Scope(paper=("Gaokao 全国甲 History",), year=(2022,)), mini) == ""   # set, held or not
 
 
+def test_a_numbered_item_of_an_amc_a_or_b_sitting_before_2002_was_never_set(mini):
+    """'2001 AMC 10A problem 15 の解説' (round 53): the A and B sittings began in 2002 (vocabulary sat_numbered); four
+    authored look-ups like it are abstentions. A topical request names the year's single paper and still relaxes."""
+    assert mini.sittings_sat_numbered["AMC 10A"] == (2002, 2026)
+    numbered = Scope(paper=("AMC 10A",), session=("A",), year=(2001,), question_number=(15,))
+    assert "year 2001 was never sat (AMC 10A was set 2002-2026)" in never_sat(numbered, mini)
+    assert never_sat(Scope(paper=("AMC 12A", "AMC 12B"), year=(2001,)), mini) == ""        # topical: relaxed
+    assert never_sat(Scope(paper=("AMC 10B",), year=(2003,), question_number=(9,)), mini) == ""   # set
+
+
 @pytest.mark.parametrize("scope", [
     Scope(paper=("Gaokao 新课标III History",), year=(2017,)),    # set in 2017, not held by the index: relaxed
     Scope(paper=("Gaokao 新课标III History",), year=(2018,)),    # held
