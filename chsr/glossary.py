@@ -103,14 +103,17 @@ def _dictionary() -> _Dictionary:
                 _add(senses, stems, word)
                 if sense[:1].isupper():
                     _add(names, stems, word)
-    frozen = lambda table: {key: tuple(words) for key, words in table.items()}  # noqa: E731
-    return _Dictionary(frozen(senses), frozen(names), frozen(pinyin))
+    return _Dictionary(_frozen(senses), _frozen(names), _frozen(pinyin))
 
 
 def _add(table: dict, key: object, word: str) -> None:
     words = table.setdefault(key, [])
     if word not in words:
         words.append(word)
+
+
+def _frozen(table: dict) -> dict:
+    return {key: tuple(words) for key, words in table.items()}
 
 
 def han_glosses(text: str, limit: int = MAX_GLOSSES) -> list[str]:
@@ -120,8 +123,8 @@ def han_glosses(text: str, limit: int = MAX_GLOSSES) -> list[str]:
     ("zhuangyuan" 状元)."""
     if has_cjk(text):
         return []
-    tokens = [(stem, word[:1].isupper() and not word.isupper())
-              for word in _LATIN_TOKEN.findall(text) for stem in tokenize(word)[:1]]
+    words = [(word, tuple(tokenize(word))) for word in _LATIN_TOKEN.findall(text)]   # each word stemmed once
+    tokens = [(stem[0], word[:1].isupper() and not word.isupper()) for word, stem in words if stem]
     stems = [stem for stem, _ in tokens]
     book = _dictionary()
     used = [False] * len(stems)
@@ -134,23 +137,26 @@ def han_glosses(text: str, limit: int = MAX_GLOSSES) -> list[str]:
             phrase = tuple(stems[start:start + size])
             if set(phrase) <= _REQUEST_WORDS or (size == 1 and (len(phrase[0]) < 3 or phrase[0].isdigit())):
                 continue
-            words = (book.names if size == 1 and tokens[start][1] else book.senses).get(phrase)
-            if not words or len(words) > MAX_WORDS_PER_SENSE * (2 if size > 1 else 1):
+            found = (book.names if size == 1 and tokens[start][1] else book.senses).get(phrase)
+            if not found or len(found) > MAX_WORDS_PER_SENSE * (2 if size > 1 else 1):
                 continue
             for i in span:
                 used[i] = True
-            out += [w for w in words if w not in out]
-    for token in _LATIN_TOKEN.findall(text.lower()):
-        stem = tuple(tokenize(token))
+            out += [w for w in found if w not in out]
+    for word, stem in words:
+        token = word.lower()
         if len(token) >= MIN_PINYIN_LETTERS and not book.senses.get(stem) and not set(stem) & _REQUEST_WORDS:
             out += [w for w in book.pinyin.get(token, ()) if w not in out]
     return out[:limit]
 
 
+def glosses(text: str) -> list[str]:
+    """The Chinese words for ``text``'s English description where it names Chinese material; none otherwise (the one
+    place that decides when a query gains them: the probe's text and E's expansion both ask here)."""
+    return han_glosses(text) if names_chinese_material(text) else []
+
+
 def glossed(text: str) -> str:
-    """``text`` with the Chinese words for its English description appended, where it names Chinese material; the
-    text itself otherwise."""
-    if not names_chinese_material(text):
-        return text
-    glosses = han_glosses(text)
-    return f"{text} {' '.join(glosses)}" if glosses else text
+    """``text`` with :func:`glosses` appended."""
+    words = glosses(text)
+    return f"{text} {' '.join(words)}" if words else text

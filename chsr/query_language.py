@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from chsr.glossary import han_glosses, names_chinese_material
+from chsr.glossary import glosses
 
 #: Confidence of the fallback for plain-ASCII text with no language marks.
 ASCII_FALLBACK_CONFIDENCE = 0.55
@@ -126,11 +126,11 @@ def probe_text(text: str) -> str:
     economics or biology found the Spanish physics items first (the only subjects the index holds in Spanish
     besides geography), and the evidence decided physics against the text's subject (issue 21, round 21). Without
     them the probe matches the query's topic words. The ladder's own retrieval keeps the full text."""
-    glosses = " ".join(han_glosses(text)) if names_chinese_material(text) else ""
+    added = " ".join(glosses(text))
     guess = detect_language(text)
     if guess is None or guess.code not in PROBE_STRIPPED or guess.confidence < PROBE_MIN_CONFIDENCE:
-        return f"{text} {glosses}" if glosses else text
+        return f"{text} {added}" if added else text
     grammar = _GRAMMAR_WORDS[guess.code]
     kept = [token for token in _TOKEN.findall(text) if _EDGE.sub("", token).lower() not in grammar]
     stripped = " ".join(kept) if kept else text
-    return f"{stripped} {glosses}" if glosses else stripped
+    return f"{stripped} {added}" if added else stripped

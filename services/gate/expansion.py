@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from chsr.glossary import han_glosses, names_chinese_material
+from chsr.glossary import glosses
 from services.gate.extract import Extraction
 from services.gate.vocabulary import Vocabulary
 
@@ -75,8 +75,8 @@ def expand_query(query: str, extraction: Extraction, vocab: Vocabulary) -> str:
         base = " ".join(query.split())
     present = extraction.text.lower()
     additions = [term for term in concept_variants(extraction, vocab) if term.lower() not in present]
-    glosses = han_glosses(query) if names_chinese_material(query) else []
-    return " ".join([base, *additions[:MAX_EXPANSION_TERMS], *(g for g in glosses if g not in additions)]).strip()
+    chinese = [word for word in glosses(query) if word not in additions]
+    return " ".join([base, *additions[:MAX_EXPANSION_TERMS], *chinese]).strip()
 
 
 def concept_variants(extraction: Extraction, vocab: Vocabulary) -> list[str]:
