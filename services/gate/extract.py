@@ -80,6 +80,11 @@ _SITTING_MONTH = (r"(?:january|february|march|april|may|june|july|august|septemb
                   r"agosto|septiembre|octubre|noviembre|diciembre|primavera|verano|otoño|invierno)")
 _MONTH_BEFORE = re.compile(r"(?<![^\W\d_])" + _SITTING_MONTH + r"(?:\s+(?:of|de|del))?[\s,]*$", re.IGNORECASE)
 _MONTH_AFTER = re.compile(r"^[\s,]*(?:" + _SITTING_MONTH + r"(?![^\W\d_])|\d{1,2}\s*月)", re.IGNORECASE)
+#: A transformer's windings are named like school stages ("24 V au primaire", "dans le primaire ... au secondaire"):
+#: in a text about a transformer those words are not a level.
+_WINDING = re.compile(r"primaire|secondaire|primario|secundario|primaria|secundaria|primary|secondary")
+_TRANSFORMER = re.compile(r"\btransfo\b|transformateur|transformador|transformer|transformator|\btrafo\b|\bspires\b"
+                          r"|\bespiras\b|\bbobine|\bwindings?\b|primärspule|sekundärspule")
 #: Every letter + number token of the kind a look-up's shorthand uses ("q43", "p 8"): two of them are variables.
 _SHORTHAND = re.compile(r"(?<![0-9a-z\u00c0-\u024f])[qp]\.?\s?\d{1,3}")
 
@@ -281,6 +286,8 @@ def _levels(st: SpanText, vocab: Vocabulary) -> tuple | None:
         st.claim(hit.start, hit.end, "level")
         if NEGATED.search(st.low[max(0, hit.start - 16):hit.start]):
             continue  # "Schulniveau (nicht Uni!)", "lycée (pas fac)": the level ruled out is not the one asked
+        if _WINDING.fullmatch(hit.text.lower()) and _TRANSFORMER.search(st.low):
+            continue  # "courant continu dans le primaire" of a transfo: the primary winding, not primary school
         if len(values) == 1 and values[0].startswith("grade_"):
             grades.append((values[0], confidence, hit.text, hit.start))
         else:

@@ -34,7 +34,7 @@ _CJK_ITEM = r"(?=的?(?:[\u3400-\u9fff]{0,4}?|\s*[A-Za-z]{2,12}\s*)(?:选择题|
 _CJK = [(re.compile(r"中文版|中文题|汉语版"), "zh"), (re.compile(rf"英文版|英语版|英文{_CJK_ITEM}"), "en"),
         (re.compile(rf"法文版|法语版|法文{_CJK_ITEM}|法语{_CJK_ITEM}"), "fr"),
         (re.compile(rf"德文版|德语版|德文{_CJK_ITEM}|德语{_CJK_ITEM}"), "de"),
-        (re.compile(rf"西班牙文版|西班牙语版|西文版|西班牙文{_CJK_ITEM}|西班牙语{_CJK_ITEM}"), "es"),
+        (re.compile(rf"西班牙文版|西班牙语版|西文版|西语版|西班牙文{_CJK_ITEM}|西班牙语{_CJK_ITEM}|西语{_CJK_ITEM}"), "es"),
         # Japanese: 仏語 / フランス語 (French), 独語 / ドイツ語 (German), スペイン語 (Spanish), as the gate reads them after
         # chsr.chinese.simplified (語 -> 语; the query is converted before extraction)
         (re.compile(r"仏语|フランス语"), "fr"), (re.compile(r"独语|ドイツ语"), "de"), (re.compile(r"スペイン语"), "es")]
@@ -42,23 +42,66 @@ _ALL_VERSIONS = re.compile(r"\ball (?:the )?(?:language )?versions\b|\btoutes le
                            r"|所有(?:语言)?版本|全部(?:语言)?版本|各(?:个|种)?语言?版本|版本.{0,3}(?:全都|全部|都)要|全部の语言版|全语言版")
 
 
+#: A language named alone, not before an item word: counted only in a request for several versions ("all three
+#: language versions (French, German, Spanish)", "en français + les versions allemande et espagnole", "法文、德文、西文
+#: 版本我全都要"). 西文 / 西语 are the Chinese short forms of 西班牙文 / 西班牙语.
+_BARE_NAME = re.compile(rf"\b(?P<lang>{_NAME})\b")
+_CJK_NAMES = [(re.compile(r"法文|法语"), "fr"), (re.compile(r"德文|德语"), "de"),
+              (re.compile(r"西班牙文|西班牙语|西文|西语"), "es"), (re.compile(r"英文|英语"), "en"),
+              (re.compile(r"中文|汉语"), "zh")]
+#: Japanese one-character names, which count only inside a list of them ("仏・独・西", "仏独西").
+_CJK_LETTERS = {"仏": "fr", "独": "de", "西": "es", "英": "en"}
+_CJK_LIST = re.compile(r"[仏独西英](?:[・、,，/]?[仏独西英]){1,3}(?![\u3400-\u9fff])")
+#: Two-letter codes, only as a list ("(FR, DE, ES)", "de/fr/es"): alone, "de" and "es" are French and Spanish words.
+_CODE_LIST = re.compile(r"\b(?:fr|de|es|en)(?:\s*[,/]\s*(?:fr|de|es|en)){1,3}\b")
+_SEVERAL = re.compile(r"\b(?:versions|fassungen|sprachfassungen|sprachversionen|versiones|versões)\b"
+                      r"|\b(?:all three|all two|both|alle drei|alle beide|les trois|les deux|los tres|las tres)\b"
+                      r"|版本|语言版|言语版")
+
+
 def find_languages(st: SpanText) -> tuple | None:
-    """(codes, confidence, evidence) or None; claims the language words it uses."""
+    """(codes, confidence, evidence) or None; claims the language words it uses.
+
+    "All versions" asks for no one language, so the field stays open; but a request for versions that names two or
+    more languages ("all versions (French, German, Spanish)", "la version française mais aussi l'allemande et
+    l'espagnole") asks for those, in the order named."""
     view = st.view()
-    if _ALL_VERSIONS.search(view):
-        return None
+    named = _named_languages(view)
+    listed = tuple(dict.fromkeys(code for _, _, code, _ in named))
+    several = bool(_ALL_VERSIONS.search(view) or _SEVERAL.search(view))
     codes: list[str] = []
     evidence: list[str] = []
-    for pattern in _PATTERNS:
-        for match in pattern.finditer(view):
-            codes.append(_NAMES[match.group("lang")])
-            evidence.append(match.group(0))
-            st.claim(match.start("lang"), match.end("lang"), "language")
-    for pattern, code in _CJK:
-        for match in pattern.finditer(view):
-            codes.append(code)
-            evidence.append(match.group(0))
-            st.claim(match.start(), match.end(), "language")
+    if not several or len(listed) < 2:
+        if _ALL_VERSIONS.search(view):
+            return None
+        for pattern in _PATTERNS:
+            for match in pattern.finditer(view):
+                codes.append(_NAMES[match.group("lang")])
+                evidence.append(match.group(0))
+                st.claim(match.start("lang"), match.end("lang"), "language")
+        for pattern, code in _CJK:
+            for match in pattern.finditer(view):
+                codes.append(code)
+                evidence.append(match.group(0))
+                st.claim(match.start(), match.end(), "language")
+    if (several or codes) and len(listed) >= 2:
+        for start, end, _, _ in named:
+            st.claim(start, end, "language")
+        return listed, CONFIDENCE, ", ".join(word for _, _, _, word in named)
     if not codes:
         return None
     return tuple(dict.fromkeys(codes)), CONFIDENCE, ", ".join(evidence)
+
+
+def _named_languages(view: str) -> list[tuple[int, int, str, str]]:
+    """(start, end, code, word) for every language the text names, in order of mention."""
+    found = [(m.start("lang"), m.end("lang"), _NAMES[m.group("lang")], m.group(0)) for m in _BARE_NAME.finditer(view)]
+    for pattern, code in _CJK_NAMES:
+        found += [(m.start(), m.end(), code, m.group(0)) for m in pattern.finditer(view)]
+    for m in _CODE_LIST.finditer(view):
+        found += [(m.start() + c.start(), m.start() + c.end(), c.group(0), c.group(0))
+                  for c in re.finditer(r"fr|de|es|en", m.group(0))]
+    for m in _CJK_LIST.finditer(view):
+        found += [(m.start() + i, m.start() + i + 1, _CJK_LETTERS[ch], ch) for i, ch in enumerate(m.group(0))
+                  if ch in _CJK_LETTERS]
+    return sorted(found)

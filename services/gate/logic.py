@@ -14,6 +14,8 @@ is a strict key), so a relaxed answer says what it relaxed.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
@@ -184,7 +186,14 @@ def _in_asked_language(topics: list[str], query: str, extraction: Extraction, vo
     written = detect_language(query)
     if written is None or written.code in asked:
         return topics
-    return list(dict.fromkeys([*topics, *(v.lower() for v in concept_variants(extraction, vocab))]))
+    return list(dict.fromkeys([*topics, *(v.lower() for v in concept_variants(extraction, vocab)),
+                               *_QUANTITY.findall(extraction.remaining)]))
+
+
+#: A number of two or more digits the text does not claim as a scope value ("230 V, 2300 W", "600 spires"): a
+#: translation carries it unchanged, so it judges an item in another language where the query's words cannot (the
+#: same-language items share the words as well).
+_QUANTITY = re.compile(r"(?<![\w.,])\d{2,}(?![\d.,]\d)")
 
 
 def _with_marking_rungs(ladder: list[LadderStep], scope: Scope, vocab: Vocabulary) -> list[LadderStep]:

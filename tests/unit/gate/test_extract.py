@@ -130,6 +130,20 @@ def test_elementary_particles_are_not_a_level(bundled):
     assert _field(bundled, "elementary particles and the four fundamental forces", "level") == ()
 
 
+@pytest.mark.parametrize("query", [
+    "transfo prévu pour du 50 Hz mais on envoie du courant continu dans le primaire : que se passe-t-il au secondaire ?",
+    "transformador ideal, 24 V en el primario, 600 espiras y 1200 en el secundario",
+    "ideal transformer: 24 V on the primary, what voltage on the secondary?",
+])
+def test_a_transformers_windings_are_not_a_level(bundled, query):
+    """Round 54: "dans le primaire" of a transfo read as primary school (elementary); the words came before it."""
+    assert _field(bundled, query, "level") == ()
+
+
+def test_primary_school_is_still_a_level(bundled):
+    assert _field(bundled, "école primaire : les aimants", "level") == ("elementary",)
+
+
 def test_exam_family_implies_level(bundled):
     assert _field(bundled, "2019 高考 双曲线 离心率 选择题", "level") == ("grade_12",)
     assert _field(bundled, "AMC 12B 2008 problem 2", "level") == ("grade_12",)
@@ -454,7 +468,7 @@ def test_requested_language_version_is_extracted(query, expected):
 
 @pytest.mark.parametrize("query", [
     "question d'économie : pourquoi les étoiles filantes brûlent-elles ?",  # written in French, asks for nothing
-    "all versions of the spring constant problem, French and German",
+    "all versions of the spring constant problem",   # no language named ("..., French and German" asks for those)
     "English essay on a Shakespeare sonnet",
     "高考英语选择题 2019",   # 英语 is the subject English, not a language version
 ])
@@ -900,8 +914,10 @@ def test_language_versions_asked_for_in_chinese(bundled, query, codes):
     assert extract_scope(query, bundled).scope.language == codes
 
 
-def test_every_version_asked_for_in_chinese_asks_for_none(bundled):
-    assert extract_scope("这题的法文、德文、西文版本我全都要", bundled).scope.language == ()
+def test_every_version_asked_for_in_chinese_asks_for_the_languages_it_names(bundled):
+    """Round 54: the request names the versions it wants, so those rank first; with none named the field stays open."""
+    assert extract_scope("这题的法文、德文、西文版本我全都要", bundled).scope.language == ("fr", "de", "es")
+    assert extract_scope("这题的所有版本我全都要", bundled).scope.language == ()
 
 
 @pytest.mark.parametrize("query", ["Physikbuch 10. Klasse, Musterbeispiel Feuerwerk", "das Mathebuch, Seite 3"])

@@ -67,3 +67,46 @@ def test_a_hyphenated_language_adjective_requests_that_version(query, code):
     """Round 39 (kz_bil_exact.02): "German-language version" asks for the German item as "German version" does."""
     found = find_languages(SpanText(query))
     assert found is not None and found[0] == (code,)
+
+
+@pytest.mark.parametrize("query, codes", [
+    ("all three language versions (French, German, Spanish) of the matura question on heavy water", ("fr", "de", "es")),
+    ("je veux la question en français + les versions allemande et espagnole pour ma classe euro", ("fr", "de", "es")),
+    ("la version française mais aussi l'allemande et l'espagnole", ("fr", "de", "es")),
+    ("toutes les versions dispo (FR, DE, ES) pour comparer", ("fr", "de", "es")),
+    ("bitte alle Sprachversionen de/fr/es", ("de", "fr", "es")),
+    ("这题的法文、德文、西文版本我全都要", ("fr", "de", "es")),
+    ("仏・独・西 全部の语言版を並べたい", ("fr", "de", "es")),
+])
+def test_a_request_for_several_versions_that_names_them_asks_for_those(query, codes):
+    """Round 54: "all versions (French, German, Spanish)" used to leave the language open, so an English or Chinese
+    description of a French/German/Spanish item was answered from the English and Chinese items its words find."""
+    found = find_languages(SpanText(query))
+    assert found is not None and found[0] == codes
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("all language versions of the matura question on heavy water", None),   # none named: the field stays open
+    ("toutes les versions de la question sur le prisme", None),
+    ("de la question de physique, es la versión española", ("es",)),      # "de"/"es" as words are not codes
+    ("找下西语版的那题：高压锅安全阀打开", ("es",)),                        # 西语: the short form of 西班牙语
+])
+def test_all_versions_without_names_and_bare_codes_ask_for_no_list(query, expected):
+    found = find_languages(SpanText(query))
+    assert (found[0] if found else None) == expected
+
+
+def test_a_version_in_another_language_is_judged_by_the_querys_numbers_too(demo) -> None:  # type: ignore[no-untyped-def]
+    """Round 54: "household iron 230 V, 2300 W ... all versions (French, German, Spanish)": the items share the
+    numbers, not the English words, so without them no rung was on topic and the ladder ran to the unfiltered pool."""
+    from services.gate.evidence import EvidenceHit, EvidenceParams
+
+    meta = {"subject": "physics", "level": "grade_12", "content_type": "exam_question", "language": "fr"}
+    probe = [EvidenceHit(meta, 1.0, leg, rank) for leg in ("sparse", "dense") for rank in (1, 2, 3)]
+    params = EvidenceParams.load()
+    asked = run_gate("the French version of the physics item: a household iron labelled 230 V, 2300 W", vocab=demo,
+                     probe=probe, params=params)
+    assert {"230", "2300"} <= set(asked.topic_terms)
+    written = run_gate("the physics item: a household iron labelled 230 V, 2300 W", vocab=demo, probe=probe,
+                       params=params)
+    assert not {"230", "2300"} & set(written.topic_terms)
