@@ -35,6 +35,10 @@ class Preference:
     def __bool__(self) -> bool:
         return bool(self.fields) and self.strength > 0
 
+    def values_of(self, name: str) -> frozenset[str]:
+        """The values the gate prefers for ``name`` (empty when it ranks nothing by that field)."""
+        return next((values for field, values, _ in self.fields if field == name), frozenset())
+
     def factor(self, metadata: common_pb2.Metadata) -> float:
         out = 1.0
         for name, values, p in self.fields:

@@ -28,6 +28,7 @@ from gateway.budget import Budget
 from gateway.pipelines import PipelineConfig
 from gateway.preference import Preference, rank_by_preference
 from gateway.stubs import StageStubs
+from gateway.translations import in_language_turns
 from gateway.vectors import QueryVectors
 
 log = logging.getLogger(__name__)
@@ -171,7 +172,9 @@ class StepRunner:
         else:
             fused = self._fuse(query, lists, pipeline, keep, budget, out, weights)
         fused = self._fetch(fused, tuple(lists), budget, out)
-        out.candidates = self._rerank(query, fused, scope, pipeline, k, budget, out)
+        languages = preference.values_of("language")  # several versions asked for: each language's best first
+        ranked = self._rerank(query, fused, scope, pipeline, keep if len(languages) > 1 else k, budget, out)
+        out.candidates = in_language_turns(ranked, languages, lambda c: c.document.metadata)[:k]
         return out
 
     def probe(self, query: str, legs: tuple[str, ...], depth: int, budget: Budget,

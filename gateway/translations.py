@@ -69,3 +69,28 @@ def order_by_language(items: list[T], language: common_pb2.QueryLanguage | None,
 
 def _language(metadata: common_pb2.Metadata) -> str | None:
     return metadata.language if metadata.HasField("language") else None
+
+
+def in_language_turns(items: list[T], languages: frozenset[str], metadata_of: Callable[[T], common_pb2.Metadata]) -> list[T]:
+    """``items`` with the requested languages taking turns: each language's best, in the order of their best
+    ranks, then each one's second, and so on; items in no requested language keep their order after them.
+
+    Why: a request for several versions ("all versions (French, German, Spanish)") wants each language's version,
+    and the query's words, written in one of them or in none, rank that language's other items above the other
+    languages' version of the item (issue 21, round 54). Only where two or more languages are requested."""
+    if len(languages) < 2:
+        return items
+    queues: dict[str, list[T]] = {}
+    rest: list[T] = []
+    for item in items:
+        lang = _language(metadata_of(item))
+        if lang in languages:
+            queues.setdefault(lang, []).append(item)
+        else:
+            rest.append(item)
+    out: list[T] = []
+    while any(queues.values()):
+        for queue in queues.values():
+            if queue:
+                out.append(queue.pop(0))
+    return out + rest
