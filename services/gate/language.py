@@ -20,12 +20,15 @@ _NAMES = {
     "espagnol": "es", "espagnole": "es", "anglais": "en", "anglaise": "en",
     "deutsch": "de", "deutsche": "de", "deutschen": "de", "englisch": "en", "französisch": "fr", "spanisch": "es",
     "español": "es", "española": "es", "castellano": "es", "inglés": "en", "francés": "fr", "alemán": "de",
+    # Portuguese (Brazilian teachers ask for the other versions: "a versão em alemão")
+    "alemão": "de", "francês": "fr", "espanhol": "es", "inglês": "en",
 }
 _NAME = "|".join(sorted(map(re.escape, _NAMES), key=len, reverse=True))
-_NOUNS = r"version|versions|item|items|question|questions|translation|text|original|exam|test|matura|fassung|aufgabe|frage|pregunta|versión"
+_NOUNS = (r"version|versions|item|items|question|questions|translation|text|original|exam|test|matura|fassung|aufgabe"
+          r"|frage|pregunta|versión|versão|questão")
 _PATTERNS = [
     re.compile(rf"\b(?P<lang>{_NAME})(?:-language|-speaking)?\s+(?:\w+\s+){{0,2}}?(?:{_NOUNS})\b"),
-    re.compile(rf"\b(?:in|en|auf|version|versión)\s+(?P<lang>{_NAME})\b"),
+    re.compile(rf"\b(?:in|en|auf|em|version|versión|versão)\s+(?P<lang>{_NAME})\b"),
 ]
 #: "法文的选择题", "法语的物理选择题", "德语经济学选择题": the language before an item word, a subject (up to four Han
 #: characters, or one Latin word: "找几道英文 biology 选择题") between them at most ("学法语的题" elsewhere is not matched: the

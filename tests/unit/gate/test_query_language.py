@@ -62,6 +62,7 @@ def test_the_gate_answers_in_the_asked_for_language_over_the_written_one(demo) -
 @pytest.mark.parametrize("query, code", [
     ("is there a German-language version of the MCQ asking which consumers get a consumer surplus?", "de"),
     ("a Spanish-language physics item on lenses", "es"),
+    ("quero a versão em alemão da questão de física da bicicleta", "de"),   # Portuguese (round 54)
 ])
 def test_a_hyphenated_language_adjective_requests_that_version(query, code):
     """Round 39 (kz_bil_exact.02): "German-language version" asks for the German item as "German version" does."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from chsr.v1 import common_pb2
-from gateway.translations import order_by_language
+from gateway.preference import Preference
+from gateway.translations import in_language_turns, order_by_language
 
 pytestmark = pytest.mark.unit
 
@@ -60,3 +61,27 @@ def test_no_language_no_change() -> None:
     items = [cand("q3:fr", "fr"), cand("q3", "en")]
     out, notes = order_by_language(items, None, lambda c: c.document.metadata, lambda c: c.doc_id)
     assert ids(out) == ["q3:fr", "q3"] and notes == [[], []]
+
+
+def turns(items, languages):  # type: ignore[no-untyped-def]
+    return ids(in_language_turns(items, frozenset(languages), lambda c: c.document.metadata))
+
+
+def test_several_requested_languages_take_turns_by_their_best_rank() -> None:
+    """Round 54: "all versions (de, fr, es)" written in German ranked German items first, and the French and
+    Spanish versions of the item fell below the cut."""
+    items = [cand("d1", "de"), cand("d2", "de"), cand("x", "en"), cand("d3", "de"), cand("f1", "fr"), cand("s1", "es"),
+             cand("f2", "fr")]
+    assert turns(items, {"de", "fr", "es"}) == ["d1", "f1", "s1", "d2", "f2", "d3", "x"]
+
+
+def test_one_requested_language_keeps_the_order() -> None:
+    items = [cand("d1", "de"), cand("x", "en"), cand("f1", "fr")]
+    assert turns(items, {"de"}) == ["d1", "x", "f1"]
+    assert turns(items, set()) == ["d1", "x", "f1"]
+
+
+def test_the_preference_names_the_languages_it_ranks_by() -> None:
+    preference = Preference((("subject", frozenset({"physics"}), 0.6), ("language", frozenset({"fr", "de"}), 0.75)), 0.5)
+    assert preference.values_of("language") == frozenset({"fr", "de"})
+    assert preference.values_of("year") == frozenset()
