@@ -45,9 +45,9 @@ _ALL_VERSIONS = re.compile(r"\ball (?:the )?(?:language )?versions\b|\btoutes le
                            r"|所有(?:语言)?版本|全部(?:语言)?版本|各(?:个|种)?语言?版本|版本.{0,3}(?:全都|全部|都)要|全部の语言版|全语言版")
 
 
-#: A language named alone, not before an item word: counted only in a request for several versions ("all three
-#: language versions (French, German, Spanish)", "en français + les versions allemande et espagnole", "法文、德文、西文
-#: 版本我全都要"). 西文 / 西语 are the Chinese short forms of 西班牙文 / 西班牙语.
+#: A language named alone, not before an item word: counted only where the text asks for versions and names two or
+#: more ("all three language versions (French, German, Spanish)", "en français + les versions allemande et
+#: espagnole", "法文、德文、西文版本我全都要"). 西文 / 西语 are the Chinese short forms of 西班牙文 / 西班牙语.
 _BARE_NAME = re.compile(rf"\b(?P<lang>{_NAME})\b")
 _CJK_NAMES = [(re.compile(r"法文|法语"), "fr"), (re.compile(r"德文|德语"), "de"),
               (re.compile(r"西班牙文|西班牙语|西文|西语"), "es"), (re.compile(r"英文|英语"), "en"),
@@ -57,8 +57,9 @@ _CJK_LETTERS = {"仏": "fr", "独": "de", "西": "es", "英": "en"}
 _CJK_LIST = re.compile(r"[仏独西英](?:[・、,，/]?[仏独西英]){1,3}(?![\u3400-\u9fff])")
 #: Two-letter codes, only as a list ("(FR, DE, ES)", "de/fr/es"): alone, "de" and "es" are French and Spanish words.
 _CODE_LIST = re.compile(r"\b(?:fr|de|es|en)(?:\s*[,/]\s*(?:fr|de|es|en)){1,3}\b")
+#: Words of a request for several versions.
 _SEVERAL = re.compile(r"\b(?:versions|fassungen|sprachfassungen|sprachversionen|versiones|versões)\b"
-                      r"|\b(?:all three|all two|both|alle drei|alle beide|les trois|les deux|los tres|las tres)\b"
+                      r"|\b(?:all three|both|alle drei|alle beide|les trois|les deux|los tres|las tres)\b"
                       r"|版本|语言版|言语版")
 
 
@@ -66,34 +67,38 @@ def find_languages(st: SpanText) -> tuple | None:
     """(codes, confidence, evidence) or None; claims the language words it uses.
 
     "All versions" asks for no one language, so the field stays open; but a request for versions that names two or
-    more languages ("all versions (French, German, Spanish)", "la version française mais aussi l'allemande et
-    l'espagnole") asks for those, in the order named."""
+    more languages asks for those, in the order named ("all versions (French, German, Spanish)", and "la version
+    française mais aussi l'allemande et l'espagnole", where only the first is named before an item word)."""
     view = st.view()
     named = _named_languages(view)
     listed = tuple(dict.fromkeys(code for _, _, code, _ in named))
-    several = bool(_ALL_VERSIONS.search(view) or _SEVERAL.search(view))
+    if len(listed) >= 2 and (_ALL_VERSIONS.search(view) or _SEVERAL.search(view)):
+        return _claim_all(st, named, listed)
+    if _ALL_VERSIONS.search(view):
+        return None
     codes: list[str] = []
     evidence: list[str] = []
-    if not several or len(listed) < 2:
-        if _ALL_VERSIONS.search(view):
-            return None
-        for pattern in _PATTERNS:
-            for match in pattern.finditer(view):
-                codes.append(_NAMES[match.group("lang")])
-                evidence.append(match.group(0))
-                st.claim(match.start("lang"), match.end("lang"), "language")
-        for pattern, code in _CJK:
-            for match in pattern.finditer(view):
-                codes.append(code)
-                evidence.append(match.group(0))
-                st.claim(match.start(), match.end(), "language")
-    if (several or codes) and len(listed) >= 2:
-        for start, end, _, _ in named:
-            st.claim(start, end, "language")
-        return listed, CONFIDENCE, ", ".join(word for _, _, _, word in named)
+    for pattern in _PATTERNS:
+        for match in pattern.finditer(view):
+            codes.append(_NAMES[match.group("lang")])
+            evidence.append(match.group(0))
+            st.claim(match.start("lang"), match.end("lang"), "language")
+    for pattern, code in _CJK:
+        for match in pattern.finditer(view):
+            codes.append(code)
+            evidence.append(match.group(0))
+            st.claim(match.start(), match.end(), "language")
     if not codes:
         return None
+    if len(listed) >= 2:
+        return _claim_all(st, named, listed)
     return tuple(dict.fromkeys(codes)), CONFIDENCE, ", ".join(evidence)
+
+
+def _claim_all(st: SpanText, named: list[tuple[int, int, str, str]], codes: tuple[str, ...]) -> tuple:
+    for start, end, _, _ in named:
+        st.claim(start, end, "language")
+    return codes, CONFIDENCE, ", ".join(word for _, _, _, word in named)
 
 
 def _named_languages(view: str) -> list[tuple[int, int, str, str]]:
