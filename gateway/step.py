@@ -165,15 +165,14 @@ class StepRunner:
         legs = (LEXICAL_LEG,) if step.lexical_only else pipeline.legs
         lists = self._retrieve(query, flt, legs, pipeline, max(k, pipeline.depth), budget, out,
                                with_metadata=bool(preference), vectors=vectors or QueryVectors(), probe=probe)
-        languages = preference.values_of("language")  # several versions asked for: the languages take turns
-        # what rerank sees, else the answer (or the pool the languages' turns draw from)
-        keep = max(k, pipeline.rerank_pool) if pipeline.rerank or len(languages) > 1 else k
+        keep = max(k, pipeline.rerank_pool) if pipeline.rerank else k  # what rerank sees, else the answer
         if preference:
             fused = rank_by_preference(self._fuse(query, lists, pipeline, 0, budget, out, weights),
                                        preference)[:keep]
         else:
             fused = self._fuse(query, lists, pipeline, keep, budget, out, weights)
         fused = self._fetch(fused, tuple(lists), budget, out)
+        languages = preference.values_of("language")  # several versions asked for: each language's best first
         ranked = self._rerank(query, fused, scope, pipeline, keep if len(languages) > 1 else k, budget, out)
         out.candidates = in_language_turns(ranked, languages, lambda c: c.document.metadata)[:k]
         return out

@@ -117,26 +117,3 @@ def test_a_step_takes_a_list_the_probe_holds_and_calls_a_leg_whose_probe_failed(
     other_text = runner.run("another query", W0, common_pb2.Scope(), common_pb2.Scope(), SPARSE_ONLY, 2, Budget(5),
                             probe=lists)
     assert len(sparse.search_requests) == 2 and not other_text.from_probe   # another text: retrieved
-
-
-def test_several_requested_languages_take_turns_in_the_answer() -> None:
-    """Round 54: "all versions (de, fr, es)": a leg ranks the query's own language first; the answer takes each
-    language's best in turn, drawn from past the top k, and a single language (or none) keeps the leg's order."""
-    from gateway.preference import Preference
-
-    languages = {"d0": "de", "d1": "de", "d2": "de", "d3": "fr", "d4": "es", "d5": "en"}
-    for doc_id, lang in languages.items():
-        CORPUS[doc_id].metadata.language = lang
-    try:
-        sparse = FakeRetriever(["d0", "d1", "d2", "d5", "d3", "d4"])
-        several = Preference((("language", frozenset({"de", "fr", "es"}), 0.75),), 0.5)
-        out = _runner(sparse, FakeRetriever([])).run("q", W3, common_pb2.Scope(), common_pb2.Scope(), SPARSE, 3,
-                                                     Budget(5), several)
-        assert [c.doc_id for c in out.candidates] == ["d0", "d3", "d4"]
-        one = Preference((("language", frozenset({"de"}), 0.75),), 0.5)
-        out = _runner(sparse, FakeRetriever([])).run("q", W3, common_pb2.Scope(), common_pb2.Scope(), SPARSE, 3,
-                                                     Budget(5), one)
-        assert [c.doc_id for c in out.candidates] == ["d0", "d1", "d2"]
-    finally:
-        for doc_id in languages:
-            CORPUS[doc_id].metadata.ClearField("language")
