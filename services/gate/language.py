@@ -54,9 +54,11 @@ _CJK_NAMES = [(re.compile(r"法文|法语"), "fr"), (re.compile(r"德文|德语"
               (re.compile(r"中文|汉语"), "zh")]
 #: Japanese one-character names, which count only inside a list of them ("仏・独・西", "仏独西").
 _CJK_LETTERS = {"仏": "fr", "独": "de", "西": "es", "英": "en"}
-_CJK_LIST = re.compile(r"[仏独西英](?:[・、,，/]?[仏独西英]){1,3}(?![\u3400-\u9fff])")
+_LETTER = f"[{''.join(_CJK_LETTERS)}]"
+_CJK_LIST = re.compile(rf"{_LETTER}(?:[・、,，/]?{_LETTER}){{1,3}}(?![\u3400-\u9fff])")
 #: Two-letter codes, only as a list ("(FR, DE, ES)", "de/fr/es"): alone, "de" and "es" are French and Spanish words.
-_CODE_LIST = re.compile(r"\b(?:fr|de|es|en)(?:\s*[,/]\s*(?:fr|de|es|en)){1,3}\b")
+_CODE = re.compile(r"fr|de|es|en")
+_CODE_LIST = re.compile(rf"\b(?:{_CODE.pattern})(?:\s*[,/]\s*(?:{_CODE.pattern})){{1,3}}\b")
 #: Words of a request for several versions.
 _SEVERAL = re.compile(r"\b(?:versions|fassungen|sprachfassungen|sprachversionen|versiones|versões)\b"
                       r"|\b(?:all three|both|alle drei|alle beide|les trois|les deux|los tres|las tres)\b"
@@ -72,9 +74,10 @@ def find_languages(st: SpanText) -> tuple | None:
     view = st.view()
     named = _named_languages(view)
     listed = tuple(dict.fromkeys(code for _, _, code, _ in named))
-    if len(listed) >= 2 and (_ALL_VERSIONS.search(view) or _SEVERAL.search(view)):
+    every_version = bool(_ALL_VERSIONS.search(view))
+    if len(listed) >= 2 and (every_version or _SEVERAL.search(view)):
         return _claim_all(st, named, listed)
-    if _ALL_VERSIONS.search(view):
+    if every_version:
         return None
     codes: list[str] = []
     evidence: list[str] = []
@@ -108,7 +111,7 @@ def _named_languages(view: str) -> list[tuple[int, int, str, str]]:
         found += [(m.start(), m.end(), code, m.group(0)) for m in pattern.finditer(view)]
     for m in _CODE_LIST.finditer(view):
         found += [(m.start() + c.start(), m.start() + c.end(), c.group(0), c.group(0))
-                  for c in re.finditer(r"fr|de|es|en", m.group(0))]
+                  for c in _CODE.finditer(m.group(0))]
     for m in _CJK_LIST.finditer(view):
         found += [(m.start() + i, m.start() + i + 1, _CJK_LETTERS[ch], ch) for i, ch in enumerate(m.group(0))
                   if ch in _CJK_LETTERS]
