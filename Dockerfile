@@ -39,6 +39,10 @@ RUN case "$SERVICE" in \
  && echo "$module" > /opt/chsr/entry-module
 
 FROM python:${PYTHON_VERSION}-slim-bookworm
+# the gate's French, German and Spanish -> English dictionaries (chsr.dictionary; read by the gate only)
+ARG SERVICE=gateway
+RUN if [ "$SERVICE" = gate ]; then apt-get update && apt-get install -y --no-install-recommends \
+      dict-freedict-fra-eng dict-freedict-deu-eng dict-freedict-spa-eng && rm -rf /var/lib/apt/lists/*; fi
 RUN groupadd --system --gid 10001 chsr \
  && useradd --system --uid 10001 --gid chsr --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin chsr \
  && mkdir -p /var/lib/chsr /var/cache/chsr \

@@ -159,6 +159,8 @@ class Settings(BaseSettings):
     dense_index: DenseIndex = DenseIndex.EXACT
     dense_passages: PassageMode = PassageMode.OFF
     vocabulary_path: str = ""       # empty: the gate's bundled vocabulary only
+    #: the gate's French, German and Spanish -> English dictionaries (dictd files; chsr.dictionary)
+    dictionary_dir: Path = Path("/usr/share/dictd")
     gate_probe_depth: int = 20      # evidence probe: each leg's unfiltered top N for the gate (0 = text only)
     # legs the probe asks for the ladder's depth, so a step whose filter leaves enough of their hits is not
     # retrieved again ("" = none). Dense is not in the default: its 100 hits' metadata cost more than the call saved.

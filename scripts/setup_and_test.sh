@@ -45,6 +45,9 @@ log "installing Python dependencies (cached by pip)"
 log "installing the document typesetter's font for the ingest tests (Debian, cached by apt)"
 bash scripts/install_docgen.sh .venv/bin/python >/dev/null
 
+log "installing the gate's French, German and Spanish dictionaries (Debian FreeDict, cached by apt)"
+bash scripts/install_dictionaries.sh >/dev/null
+
 log "checking generated gRPC stubs are up to date"
 bash scripts/check_protos.sh
 

@@ -27,6 +27,7 @@ from chsr.scope import EMPTY_SCOPE, Scope
 from services.gate.expansion import concept_variants
 from services.gate.expansion import expand_query as _expand
 from services.gate.expansion import topic_terms as _topic_terms
+from services.gate.translation import english_terms
 from services.gate.evidence import EvidenceHit, EvidenceParams
 from services.gate.extract import Extraction, extract_scope
 from services.gate.inference import FieldReport, infer_scope
@@ -159,11 +160,14 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
     language = answer_language(query, extraction, hints)
     # a language version asked for ("en castellano", "en français si possible") where the nearest level has none
     ladder = with_language_level(ladder, _asked_code(language), vocab)
+    # a scope the index holds only in another language than the query's: the topic words' English senses too
+    english = english_terms(query, topics, inferred.scope, vocab) if inferred.label != "ungated" else []
+    expanded = " ".join([_expand(query, extraction, vocab), *english]) if expand_query and inferred.label != "ungated" \
+        else query  # an ungated answer is the ungated pipeline's answer: no curriculum expansion either
     return GateResult(
         scope=inferred.scope, confidence=confidence, ladder=ladder, strict_keys=inferred.strict_keys,
-        # an ungated answer is the ungated pipeline's answer: no curriculum expansion either
-        expanded_query=_expand(query, extraction, vocab) if expand_query and inferred.label != "ungated" else query,
-        topic_terms=_in_asked_language(topics, query, extraction, vocab),
+        expanded_query=expanded,
+        topic_terms=list(dict.fromkeys([*_in_asked_language(topics, query, extraction, vocab), *english])),
         notes=inferred.notes, fields=inferred.fields, penalties=inferred.penalties,
         penalty_strength=inferred.penalty_strength, label=inferred.label, query_language=language)
 

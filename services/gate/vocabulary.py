@@ -426,6 +426,15 @@ class Vocabulary:
         return {lv for s, c, lv, g in self._subject_languages
                 if s in subjects and g == language and (not content_types or c in content_types)}
 
+    @property
+    def knows_languages(self) -> bool:
+        """Whether the corpus layer records the languages material is held in."""
+        return bool(self._subject_languages)
+
+    def subjects_held(self) -> tuple[str, ...]:
+        """Every subject the corpus holds (sorted)."""
+        return tuple(sorted({s for s, _ in self._subject_levels}))
+
     def languages_of(self, content_types: tuple[str, ...]) -> set[str]:
         """The languages the corpus holds material of any of ``content_types`` in; empty when unknown."""
         return {g for _, c, _, g in self._subject_languages if c in content_types}
