@@ -169,7 +169,7 @@ def _cache_path(name: str, data: Path) -> Path | None:
 
 def _parse_dictd(index: Path, data: Path) -> dict[str, tuple[str, ...]]:
     blob = gzip.open(data).read()
-    entries: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+    entries: dict[str, list[tuple[int, int, tuple[str, ...]]]] = {}   # headword -> (weight, -order, senses)
     with index.open(encoding="utf-8") as lines:
         for order, line in enumerate(lines):
             parts = line.rstrip("\n").split("\t")
@@ -179,11 +179,11 @@ def _parse_dictd(index: Path, data: Path) -> dict[str, tuple[str, ...]]:
             body = blob[start:start + _number(parts[2])].decode("utf-8", "replace")
             senses = _parse(body)
             if senses:
-                entries.setdefault(parts[0].lower(), []).append((_weight(body) * 1_000_000 - order, senses))
+                entries.setdefault(parts[0].lower(), []).append((_weight(body), -order, senses))
     book: dict[str, tuple[str, ...]] = {}
     for head, found in entries.items():
         ranked: list[str] = []
-        for _, senses in sorted(found, reverse=True):
+        for _, _, senses in sorted(found, reverse=True):   # the most central entry first, ties in file order
             ranked += [s for s in senses if s not in ranked]
         book[head] = tuple(ranked[:SENSES_PER_WORD])
     return book

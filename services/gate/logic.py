@@ -161,9 +161,10 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
     # a language version asked for ("en castellano", "en français si possible") where the nearest level has none
     ladder = with_language_level(ladder, _asked_code(language), vocab)
     # a scope the index holds only in another language than the query's: the topic words' English senses too
-    english = english_terms(query, topics, inferred.scope, vocab) if inferred.label != "ungated" else []
-    expanded = " ".join([_expand(query, extraction, vocab), *english]) if expand_query and inferred.label != "ungated" \
-        else query  # an ungated answer is the ungated pipeline's answer: no curriculum expansion either
+    # an ungated answer is the ungated pipeline's answer: no curriculum expansion either
+    gated = inferred.label != "ungated"
+    english = english_terms(query, topics, inferred.scope, vocab) if gated else []
+    expanded = " ".join([_expand(query, extraction, vocab), *english]) if expand_query and gated else query
     return GateResult(
         scope=inferred.scope, confidence=confidence, ladder=ladder, strict_keys=inferred.strict_keys,
         expanded_query=expanded,

@@ -10,7 +10,7 @@ results by (the items can be on topic).
 
 Where the scope holds material in the query's language (a French physics question: the French grade-12 items) nothing
 is added: English words would only pull in English items the query does not ask for. The decision is the catalogue's
-(``Vocabulary.holds_in_language``), so it follows what is indexed.
+(``Vocabulary.levels_in_language``), so it follows what is indexed.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def written_elsewhere(query: str, scope: Scope, vocab: Vocabulary) -> str | None
         return None
     if not vocab.knows_languages:
         return None
-    held = vocab.levels_in_language(scope.subject or vocab.subjects_held(), guess.code, scope.content_type)
+    held = vocab.levels_in_language(scope.subject, guess.code, scope.content_type)
     # a level near one held in its language is the language's material: "Physik 10. Klasse" asks for the German
     # grade-12 items, the nearest level the index holds German physics at, not for English ones
     near = any((d := level_distance(asked, level)) is not None and d <= NEAR_GRADES

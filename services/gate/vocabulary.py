@@ -421,19 +421,15 @@ class Vocabulary:
 
     def levels_in_language(self, subjects: tuple[str, ...], language: str,
                            content_types: tuple[str, ...] = ()) -> set[str]:
-        """The levels the corpus holds material in ``language`` at for any of ``subjects`` (of any of
-        ``content_types``); empty when no corpus layer (or one built before languages were kept) is loaded."""
+        """The levels the corpus holds material in ``language`` at for any of ``subjects`` (none: any subject) of any
+        of ``content_types``; empty when no corpus layer (or one built before languages were kept) is loaded."""
         return {lv for s, c, lv, g in self._subject_languages
-                if s in subjects and g == language and (not content_types or c in content_types)}
+                if (not subjects or s in subjects) and g == language and (not content_types or c in content_types)}
 
     @property
     def knows_languages(self) -> bool:
         """Whether the corpus layer records the languages material is held in."""
         return bool(self._subject_languages)
-
-    def subjects_held(self) -> tuple[str, ...]:
-        """Every subject the corpus holds (sorted)."""
-        return tuple(sorted({s for s, _ in self._subject_levels}))
 
     def languages_of(self, content_types: tuple[str, ...]) -> set[str]:
         """The languages the corpus holds material of any of ``content_types`` in; empty when unknown."""
