@@ -28,6 +28,7 @@ import grpc
 
 from chsr.catalogue import Catalogue
 from chsr.documents import Doc
+from chsr.versions import VersionIndex
 from chsr.v1 import retriever_pb2
 from gateway.stubs import StageStubs
 
@@ -38,8 +39,9 @@ CALL_TIMEOUT_S = 60.0
 
 
 class CatalogueSync:
-    def __init__(self, stubs: StageStubs, server: str, poll_s: float) -> None:
+    def __init__(self, stubs: StageStubs, server: str, poll_s: float, versions: VersionIndex | None = None) -> None:
         self.catalogue = Catalogue()
+        self.versions = versions   # the items' versions in other languages, read from the same documents
         self._stubs = stubs
         self._server_name = server
         self._poll_s = poll_s
@@ -117,12 +119,19 @@ class CatalogueSync:
         gone = self.catalogue.doc_ids() - listed.keys()
         for doc_id in gone:
             self.catalogue.delete(doc_id)
+            if self.versions is not None:
+                self.versions.delete(doc_id)
         changed = [i for i, h in listed.items() if self.catalogue.content_hash(i) != h]
         for start in range(0, len(changed), FETCH_BATCH):
             ids = changed[start:start + FETCH_BATCH]
             resp = stub.GetDocuments(retriever_pb2.GetDocumentsRequest(doc_ids=ids), timeout=CALL_TIMEOUT_S)
             for msg in resp.documents:
-                self.catalogue.upsert(msg.id, Doc.from_proto(msg).metadata, listed.get(msg.id, ""))
+                doc = Doc.from_proto(msg)
+                self.catalogue.upsert(msg.id, doc.metadata, listed.get(msg.id, ""))
+                if self.versions is not None:
+                    self.versions.upsert(msg.id, doc.full_text, doc.metadata)
+        if self.versions is not None and self.versions.stale:
+            self.versions.rebuild()
         if changed or gone:
             log.info("catalogue synced", extra={"fetched": len(changed), "dropped": len(gone),
                                                 "documents": len(self.catalogue), "version": self.catalogue.version})

@@ -19,7 +19,7 @@ import grpc
 
 from chsr.config import Settings
 from chsr.documents import Doc
-from chsr.errors import InvalidArgument, Unavailable, from_rpc_error
+from chsr.errors import ChsrError, InvalidArgument, Unavailable, from_rpc_error
 from chsr.levels import NEAR_GRADES
 from chsr.metrics import CACHE_EVENTS, DEGRADED, LEAKAGE_FLAGGED, RELAXATION_STEPS, RESULTS, STAGE_LATENCY
 from chsr.query_language import probe_text, written_in_han
@@ -41,6 +41,7 @@ from gateway.step import ProbeLists, StepResult, StepRunner
 from gateway.stubs import StageStubs
 from gateway.translations import order_by_language
 from gateway.vectors import QueryVectors
+from gateway.versions import MAX_VERSIONS, after_first, versions_to_add
 
 log = logging.getLogger(__name__)
 STAMPEDE_WAIT_S = 0.15   # how long a request waits for another's computation of the same key
@@ -338,12 +339,37 @@ class SearchService:
                 step, outcome, docs = _fall_back(response, narrowest, "; no rung found on-topic results: the "
                                                  "narrowest non-empty relaxed rung answers")
                 accepted = self._accept(response, step, outcome, docs, preference, gate)
+        accepted = self._with_versions(accepted, Scope.from_proto(gate.scope), k, budget, timings, degraded)
         self._fill_results(response, accepted, Scope.from_proto(gate.scope))
         response.final_step = accepted.step
         response.degraded.extend(degraded)
         for stage in SEARCH_STAGES:
             response.timings.add(stage=stage, ms=timings.get(stage, 0.0))
         return response
+
+    def _with_versions(self, accepted: Accepted, scope: Scope, k: int, budget: Budget, timings: dict[str, float],
+                       degraded: list[str]) -> Accepted:
+        """The answer with its first result's versions in other languages right after it (gateway.versions)."""
+        index = self._catalogue.versions if self._catalogue is not None else None
+        if index is None or not accepted.candidates:
+            return accepted
+        versions = index.versions_of(accepted.candidates[0].doc_id)[:MAX_VERSIONS]
+        if not versions:
+            return accepted
+        wanted = versions_to_add(accepted.candidates[0].doc_id, [c.doc_id for c in accepted.candidates], index)
+        fetched: list[common_pb2.Candidate] = []
+        if wanted:
+            out = StepResult(candidates=[])
+            try:
+                fetched = self._steps.documents(wanted, budget, out)
+            except ChsrError:  # the answer stands without them
+                degraded.append("versions_unavailable")
+            timings["fetch"] = timings.get("fetch", 0.0) + out.timings.get("fetch", 0.0)
+        notes = accepted.notes or [[] for _ in accepted.candidates]
+        candidates, notes = after_first(list(accepted.candidates), notes, scope, versions, fetched, k)
+        docs = {c.doc_id: d for c, d in zip(accepted.candidates, accepted.docs)}
+        return Accepted(accepted.step, candidates,
+                        [docs.get(c.doc_id) or Doc.from_proto(c.document) for c in candidates], notes)
 
     @staticmethod
     def _accept(response: gateway_pb2.SearchResponse, step: common_pb2.LadderStep, outcome: StepResult,

@@ -7,11 +7,12 @@ from typing import Callable
 
 import grpc
 
-from chsr import glossary
+from chsr import dictionary, glossary
 from chsr.channels import get_channel
 from chsr.config import Backend, Settings
 from chsr.health_probe import grpc_health_check, start_probe
 from chsr.server import run_service
+from chsr.versions import VersionIndex
 from chsr.v1 import gateway_pb2, gateway_pb2_grpc
 from gateway.cache.base import ResultCache
 from gateway.catalogue_sync import CatalogueSync
@@ -50,7 +51,10 @@ def build(settings: Settings):  # type: ignore[no-untyped-def]
     readiness = StageReadiness({k: v for k, v in checks.items() if k not in OPTIONAL_FOR_READINESS})
     catalogue = None
     if settings.catalogue_poll_s > 0 and settings.retrieval_servers:
-        catalogue = CatalogueSync(stubs, settings.retrieval_servers[0], settings.catalogue_poll_s).start()
+        # an item's versions in other languages are read from the same documents, through the dictionaries
+        dictionary.configure(settings.dictionary_dir, settings.cache_dir)
+        versions = VersionIndex() if settings.link_versions else None
+        catalogue = CatalogueSync(stubs, settings.retrieval_servers[0], settings.catalogue_poll_s, versions).start()
     servicer = GatewayServicer(stubs, build_cache(settings), settings, catalogue, readiness)
     glossary.load()  # the evidence probe's Chinese words for English descriptions of Chinese items
     start_stage_probes(checks)

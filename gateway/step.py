@@ -279,6 +279,10 @@ class StepRunner:
         out.fusion_telemetry.update(resp.telemetry)
         return list(resp.candidates)
 
+    def documents(self, doc_ids: list[str], budget: Budget, out: StepResult) -> list[common_pb2.Candidate]:
+        """Candidates for ``doc_ids`` with their documents filled (ids stored nowhere are left out)."""
+        return self._fetch([common_pb2.Candidate(doc_id=i) for i in doc_ids], (LEXICAL_LEG,), budget, out)
+
     def _fetch(self, fused: list[common_pb2.Candidate], legs: tuple[str, ...], budget: Budget,
                out: StepResult) -> list[common_pb2.Candidate]:
         """Fill each candidate's document, asking the servers of the legs that retrieved first (every

@@ -1,5 +1,6 @@
 """The gateway's catalogue follows the index (ingest, re-ingest with new metadata, delete) and the gate follows
-the catalogue: a real embedded sparse server and a real gate servicer, in process (issue 21)."""
+the catalogue; so do the items' versions in other languages (chsr.versions): a real embedded sparse server and a
+real gate servicer, in process (issue 21)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from chsr import dictionary
 from chsr.documents import Doc
 from chsr.inprocess import InProcessStub
 from chsr.scope import Scope
 from chsr.v1 import gate_pb2, retriever_pb2
+from chsr.versions import VersionIndex
 from gateway.catalogue_sync import CatalogueSync
 from gateway.stubs import StageStubs
 from services.gate.servicer import GateServicer
@@ -94,3 +97,24 @@ def test_a_gate_that_answers_with_another_version_is_sent_the_catalogue_again(me
     sync.note_gate_version(version)
     sync.step()
     assert gate.catalogue_version == pushed
+
+
+def test_versions_in_other_languages_follow_ingest_and_delete(mesh, tmp_path: Path):
+    stubs, _, _ = mesh
+    dictionary.configure(tmp_path / "none", None)  # no dictionaries: the items' numbers tell the versions
+    try:
+        sync = CatalogueSync(stubs, "sparse", poll_s=60, versions=VersionIndex())
+        meta = {"subject": "physics", "level": "grade_12", "content_type": "exam_question", "source": "exams_qa"}
+        _write(stubs, [Doc(id="de1", text="Feder: 2,45 m, 17 s, 331 Hz", metadata={**meta, "language": "de"}),
+                       Doc(id="de2", text="Masse 5 kg, 9,81", metadata={**meta, "language": "de"}),
+                       Doc(id="fr1", text="Ressort : 2,45 m, 17 s, 331 Hz", metadata={**meta, "language": "fr"})])
+        sync.sync()
+        assert sync.versions.versions_of("de1") == ("fr1",) and sync.versions.versions_of("de2") == ()
+        _write(stubs, [Doc(id="es1", text="Muelle: 2,45 m, 17 s, 331 Hz", metadata={**meta, "language": "es"})])
+        sync.sync()
+        assert set(sync.versions.versions_of("de1")) == {"fr1", "es1"}
+        stubs.servers["sparse"].DeleteDocuments(retriever_pb2.DeleteDocumentsRequest(doc_ids=["fr1"]))
+        sync.sync()
+        assert sync.versions.versions_of("de1") == ("es1",) and sync.versions.versions_of("fr1") == ()
+    finally:
+        dictionary.configure(Path(dictionary.DEFAULT_DIR), None)
