@@ -34,6 +34,7 @@ class PipelineConfig:
     exact: bool = True               # dense: exact search; False = ANN (HNSW)
     k_min: int = 3                   # sufficiency threshold of the ladder
     han_dense_weight: float = 1.0    # RRF weight of the dense list for a query written in Chinese only (see E)
+    versions: bool = False           # the first result's versions in other languages follow it (gateway.versions)
 
 
 def _p(**kw: str) -> Mapping[str, str]:
@@ -60,9 +61,10 @@ _BASE: list[PipelineConfig] = [
     # E's dense list counts a tenth in RRF for a query written in Chinese only (chsr.query_language.written_in_han):
     # the English encoder's ranking of such a query is near noise, and at full weight it outvoted BM25's first hit
     # (decision 74: authored Chinese-only queries nDCG@8 0.811 -> 0.863, leakage 0.023 -> 0.021)
+    # E puts the first result's versions in other languages right after it (decision 78)
     PipelineConfig("E", "D + curriculum-aware query expansion + relaxation ladder with leakage tracking",
                    gate="extract", rerank=_CURRICULUM_RERANK, rerank_params=_D_PARAMS,
-                   expansion=True, relaxation=True, han_dense_weight=0.1),
+                   expansion=True, relaxation=True, han_dense_weight=0.1, versions=True),
     # Calibration modes (seed 002)
     PipelineConfig("hybrid_fixed", "min-max normalised linear fusion, alpha 0.5", fusion_mode="linear",
                    fusion_params=_p(alpha="0.5", norm="minmax")),

@@ -339,7 +339,8 @@ class SearchService:
                 step, outcome, docs = _fall_back(response, narrowest, "; no rung found on-topic results: the "
                                                  "narrowest non-empty relaxed rung answers")
                 accepted = self._accept(response, step, outcome, docs, preference, gate)
-        accepted = self._with_versions(accepted, Scope.from_proto(gate.scope), k, budget, timings, degraded)
+        if pipeline.versions:
+            accepted = self._with_versions(accepted, Scope.from_proto(gate.scope), k, budget, timings, degraded)
         self._fill_results(response, accepted, Scope.from_proto(gate.scope))
         response.final_step = accepted.step
         response.degraded.extend(degraded)
