@@ -167,7 +167,7 @@ class Settings(BaseSettings):
     probe_reuse_legs: str = "sparse"
     catalogue_poll_s: float = 2.0   # gateway: how often it checks the index for writes to send the gate's
                                     # catalogue (gateway/catalogue_sync.py); 0 = off (start-up vocabulary only)
-    link_versions: bool = True      # gateway: an answer's first result is followed by its versions in other
+    link_versions: bool = True      # gateway: pipeline E's first result is followed by its versions in other
                                     # languages, read from the texts (chsr/versions.py); needs the catalogue sync
     cross_encoder_path: str = ""
     cross_encoder_runtime: ModelRuntime = ModelRuntime.TORCH  # onnx-int8: exported once into cache_dir/onnx-ce/
