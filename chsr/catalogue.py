@@ -24,9 +24,9 @@ CATALOGUE_FIELDS: tuple[str, ...] = ("exam_board", "paper", "subject", "level", 
 Cell = tuple[Any, ...]
 
 
-def cell_of(metadata: Mapping[str, Any]) -> Cell:
-    """The cell of one chunk's metadata (missing or empty values are ``None``)."""
-    return tuple(metadata.get(name) if metadata.get(name) not in ("", None) else None for name in CATALOGUE_FIELDS)
+def cell_of(metadata: Mapping[str, Any], fields: tuple[str, ...] = CATALOGUE_FIELDS) -> Cell:
+    """The cell of one chunk's metadata over ``fields`` (missing or empty values are ``None``)."""
+    return tuple(metadata.get(name) if metadata.get(name) not in ("", None) else None for name in fields)
 
 
 def question_number_of(metadata: Mapping[str, Any]) -> int | None:
