@@ -62,10 +62,12 @@ ELEMENTS = frozenset("""H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti
 #: "explained" right after a question number: the item's worked solution is asked for.
 _EXPLAINED_AFTER = re.compile(r"\s*(explained|explanation|erklärt|expliqué|explicado)(?![^\W\d_])", re.IGNORECASE)
 #: ... or right before an equation written out ("the solutions of (z+6)^8 = 81 form a convex regular polygon"; not
-#: "solution for $AB=14$ ...", "solution for (2018) 新课标2卷 ...": requests).
+#: "solution for $AB=14$ ...", "solution for (2018) 新课标2卷 ...": requests), or before what a chemist's mixture does
+#: ("the table of distances from the lamp and solution colours", "the solution turns blue").
 _PROBLEM_SOLUTION_AFTER = re.compile(r"^\s+(?:(?:to|of|for|in)\s+(?:the\s+|this\s+|each\s+)?"
                                      r"(?:equation|equations|system|inequality|inequalities|polynomial|x\b)"
-                                     r"|(?:to|of)\s+(?:\([^)]*[a-z][^)]*\)\s*[\^=]|[a-z]\s*[\^=]))",
+                                     r"|(?:to|of)\s+(?:\([^)]*[a-z][^)]*\)\s*[\^=]|[a-z]\s*[\^=])"
+                                     r"|(?:colou?rs?|turns?|turned|changes?\s+colou?r|concentrations?)\b)",
                                      re.IGNORECASE)
 
 

@@ -22,6 +22,7 @@ from services.gate.evidence_features import StatedQuery, stated_from_extraction
 from services.gate.evidence_ladder import evidence_ladder
 from services.gate.extract import Extraction
 from services.gate.ladder import LadderStep
+from services.gate.language_level import level_of_language
 from services.gate.nearest import material_found, material_unseen
 from services.gate.overruled import (dropped_absent, named_paper_subject, overruled_absent, replaced_next_door,
                                      with_stated_fallback, with_stated_subject, with_stated_w0)
@@ -72,6 +73,9 @@ def infer_scope(extraction: Extraction, topic_terms: Sequence[str], probe: Seque
     known = known_values(vocab)
     decision = with_hints(decide_scope(stated, probe, params, known=known), hints)
     decision = _session_beside_paper(decision, stated, vocab)
+    implied = level_of_language(decision, stated, vocab)
+    if implied is not None:  # "French economics MCQ: ...": the index holds French economics at grade 12 only
+        decision = implied
     if extraction.notes:  # conflicts within the text (a paper named at another grade): the answer says so
         decision = replace(decision, notes=[*decision.notes, *extraction.notes])
     # a named series at a grade / year it does not hold: the board stays in the exact scope, the ladder

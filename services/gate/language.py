@@ -25,9 +25,13 @@ _NAMES = {
 }
 _NAME = "|".join(sorted(map(re.escape, _NAMES), key=len, reverse=True))
 _NOUNS = (r"version|versions|item|items|question|questions|translation|text|original|exam|test|matura|fassung|aufgabe"
-          r"|frage|pregunta|versión|versão|questão")
+          r"|frage|pregunta|versión|versão|questão|mcq|mcqs|qcm|quiz|problem|problems|exercise|exercises")
+#: A language's name that begins a topic, not a version: "French Revolution question", "German reunification quiz",
+#: "English grammar test".
+_TOPIC_AFTER = (r"(?!(?:revolution|revolutionary|reunification|empire|republic|war|wars|colonial|colonies|grammar"
+                r"|literature|literary|language|vocabulary|writing|essay|essays|reading|spelling)\b)")
 _PATTERNS = [
-    re.compile(rf"\b(?P<lang>{_NAME})(?:-language|-speaking)?\s+(?:\w+\s+){{0,2}}?(?:{_NOUNS})\b"),
+    re.compile(rf"\b(?P<lang>{_NAME})(?:-language|-speaking)?\s+{_TOPIC_AFTER}(?:\w+\s+){{0,2}}?(?:{_NOUNS})\b"),
     re.compile(rf"\b(?:in|en|auf|em|version|versión|versão)\s+(?P<lang>{_NAME})\b"),
 ]
 #: "法文的选择题", "法语的物理选择题", "德语经济学选择题": the language before an item word, a subject (up to four Han

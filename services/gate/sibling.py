@@ -64,7 +64,7 @@ def sibling_rung(flt: Scope, unsatisfiable: Mapping[str, str], probe: Sequence[E
             continue
         if flt.content_type and meta.get("content_type") not in flt.content_type:
             continue
-        renamed = "year" in unsatisfiable and hit.rank <= NEAR_TOP and any(_renamed(paper, asked) for asked in flt.paper)
+        renamed = hit.rank <= NEAR_TOP and any(_renamed(paper, asked) for asked in flt.paper)
         if not renamed and not any(_same_sitting(paper, asked, aliases) for asked in flt.paper):
             continue
         subject = meta.get("subject")
@@ -185,7 +185,8 @@ def _renamed(paper: str, asked: str) -> bool:
     numbering of the years before). "2021全国乙卷理数12题 a=2ln1.01 ...": 全国乙 holds nothing in 2021, and the probe's
     first hits are question 12 of the 2021 新课标I science paper, the item six blind annotators labelled for such
     look-ups. :func:`sibling_rung` takes such a hit only near the top of the probe (``NEAR_TOP``), only when the named
-    paper holds nothing in the asked year, and as a labelled W1 rung, never W0."""
+    paper cannot hold the item (nothing in the asked year, or the number is past its last: "2017 全国II卷 地理 第15题:
+    tamarisk (柽柳) ...", question 15 of the 新课标I paper; round 57), and as a labelled W1 rung, never W0."""
     a, b = paper.split(), asked.split()
     if len(a) != len(b) or len(a) < 3:
         return False

@@ -387,6 +387,8 @@ def test_content_type(bundled, query, content_type):
     "solutions to the equation x^2=4 from AMC 8", "what is the pH of a 0.1 M NaCl solution",
     "CuSO4 solution electrolysis", "an aqueous solution of glucose",
     "2018 AMC 12B #16: the solutions of (z+6)^8 = 81 form a convex regular polygon",   # an equation written out
+    "BTB indicator with 水草 in 7 test tubes, the table of distances from the lamp and solution colours",  # round 57
+    "the solution turns blue when the indicator is added",
 ])
 def test_solution_as_a_word_of_the_problem_is_not_the_kind(bundled, query):
     """Round 16 (ij_fm_ex.02): the roots of an equation or a chemist's mixture, not a worked solution."""
@@ -458,6 +460,8 @@ def test_accuracy_scoring_counts_exact_over_and_missed(bundled):
     ("找一道法语的物理选择题：白光照到棱镜上分解成彩虹的颜色", ("fr",)),   # a subject between language and item (round 35)
     ("给高一学生找几道英文 biology 选择题，Hardy-Weinberg 那类", ("en",)),   # a Latin subject word between them
     ("德语经济学选择题：哪座城市长期有 Smog 问题", ("de",)),
+    ("French economics MCQ: lots of poultry had to be culled because of bird flu", ("fr",)),   # round 57
+    ("Spanish physics problem about a pulley", ("es",)),
 ])
 def test_requested_language_version_is_extracted(query, expected):
     from services.gate.extract import extract_scope
@@ -471,6 +475,7 @@ def test_requested_language_version_is_extracted(query, expected):
     "all versions of the spring constant problem",   # no language named ("..., French and German" asks for those)
     "English essay on a Shakespeare sonnet",
     "高考英语选择题 2019",   # 英语 is the subject English, not a language version
+    "French Revolution question for grade 10 history", "German reunification quiz", "English grammar test",
 ])
 def test_language_is_not_constrained_without_a_request(query):
     from services.gate.extract import extract_scope

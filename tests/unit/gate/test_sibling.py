@@ -308,8 +308,8 @@ def test_a_held_number_or_a_pure_look_up_keeps_its_ladder(unsatisfiable, terms):
 def test_the_same_paper_filed_under_another_sittings_name_is_a_rung_near_the_top_only():
     """'2021全国乙卷理数12题 a=2ln1.01 ...' (six authored look-ups, rounds 16-27): the index files 2021's paper 乙 as
     新课标I; with the named paper holding nothing that year, the probe's first hit of the same year, number and track
-    under another sitting's name is the W1 rung. Deeper in the probe, another track, or a named paper that holds the
-    year: no rung."""
+    under another sitting's name is the W1 rung. Deeper in the probe, another track, or a named paper that can hold the
+    item: no rung (one that holds the year but not the number: round 57, below)."""
     asked = Scope.from_dict({"subject": "mathematics", "year": 2021, "paper": "Gaokao 全国乙 Mathematics I (science track)",
                              "question_number": 12, "exam_board": "China NCEE (Gaokao)"})
     no_year = {"year": "Gaokao 全国乙 Mathematics I (science track) has no items for year 2021 in the corpus"}
@@ -320,4 +320,17 @@ def test_the_same_paper_filed_under_another_sittings_name_is_a_rung_near_the_top
     assert sibling_rung(asked, no_year, [hit(renamed, 12, year=2021, subject="mathematics", rank=5)]) is None
     other_track = "Gaokao 新课标I Mathematics II (liberal-arts track)"
     assert sibling_rung(asked, no_year, [hit(other_track, 12, year=2021, subject="mathematics")]) is None
-    assert sibling_rung(asked, {"question_number": "beyond"}, top) is None
+    assert sibling_rung(asked, {}, top) is None   # the named paper can hold the item: no rung
+
+
+def test_another_sittings_paper_of_the_subject_holds_a_number_past_the_named_papers_last():
+    """Round 57: "2017 全国II卷 地理 第15题: tamarisk (柽柳) ...": the 新课标II geography paper stops at 14; question 15
+    of the 新课标I paper, near the top of the probe, is the W1 rung (the sitting misnamed, never W0)."""
+    asked = Scope.from_dict({"subject": "geography", "level": "grade_12", "year": 2017, "paper": "Gaokao 新课标II Geography",
+                             "question_number": 15, "exam_board": "China NCEE (Gaokao)"})
+    beyond = {"question_number": "question 15 is beyond what the index holds of Gaokao 新课标II Geography (2017)"}
+    rung = sibling_rung(asked, beyond, [hit("Gaokao 新课标I Geography", 15, year=2017, subject="geography")])
+    assert rung is not None and rung.step == W1
+    assert rung.filter.paper == ("Gaokao 新课标I Geography",) and rung.filter.question_number == (15,)
+    deep = [hit("Gaokao 新课标I Geography", 15, year=2017, subject="geography", rank=5)]
+    assert sibling_rung(asked, beyond, deep) is None   # a renamed sitting only near the top of the probe
