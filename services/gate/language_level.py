@@ -11,6 +11,10 @@ The level comes from the catalogue (``Vocabulary.levels_in_language``), not from
 several levels for the scope's subjects and content type (English, or a subject the index holds in Chinese at more
 than one level) implies nothing, and a level the text or the evidence already put in the scope is left as it is. The
 level filters like any other; the ladder relaxes it at W2 where the language's items hold nothing on topic.
+
+Its counterpart for a level the text *does* state is ``services.gate.nearest.with_language_level`` (a rung to the
+nearest level holding the subject in the asked language). That one reads the language a client hint asks for too;
+this one reads the text's request only (``StatedQuery``), so a client's language hint implies no level.
 """
 
 from __future__ import annotations
