@@ -137,7 +137,8 @@ def content_type(
             # index lacks, which the ladder moves to the nearest held) at any level: the kinds do not exclude one
             if kind == "reference" and len(subjects) > 1 and not (_all_have(vocab, subjects, values, levels)
                                                                    or _all_have(vocab, subjects, values, ())
-                                                                   or _written_onto_subject(st.text, chosen, named)):
+                                                                   or _written_onto_subject(st.text, chosen, named)
+                                                                   or _written_onto_each(st.text, chosen, named)):
                 return values, REFERENCE_IN_CROSS_SUBJECT, f"{evidence} (cross-subject query: qualifies one subject only)"
             confidence = max(vocab_conf(hits, kind)) if any(h.value[1] == kind for h in hits) else EXPLAINED
             return values, confidence, evidence
@@ -169,13 +170,25 @@ def _written_onto_subject(text: str, references: list[tuple], named: tuple[Hit, 
     standard"), the reference qualifies the one it is written onto, and not the other."""
     if len({subject for hit in named for subject in hit.value[0]}) != 1:
         return False
-    for start, end, *_ in references:
-        for hit in named:
-            if hit.end <= start and _ONTO_AFTER.fullmatch(text[hit.end:start]):
-                return True
-            if end <= hit.start and _ONTO_BEFORE.fullmatch(text[end:hit.start]):
-                return True
-    return False
+    return any(_onto(text, reference, hit) for reference in references for hit in named)
+
+
+def _onto(text: str, reference: tuple, hit: Hit) -> bool:
+    """Whether the reference word (a content-type span) is written onto the subject name ``hit``: "physics
+    textbook", "libro de física", "Lehrbuch der Physik"."""
+    start, end = reference[0], reference[1]
+    return ((hit.end <= start and bool(_ONTO_AFTER.fullmatch(text[hit.end:start])))
+            or (end <= hit.start and bool(_ONTO_BEFORE.fullmatch(text[end:hit.start]))))
+
+
+def _written_onto_each(text: str, references: list[tuple], named: tuple[Hit, ...]) -> bool:
+    """Whether every subject the text names has a reference word written onto it: "la sección del libro de física y
+    el estándar de matemáticas" asks for the physics textbook and the mathematics standard, so the kinds named
+    constrain the answer together. One word after several subjects ("biology & chemistry textbook", "physics +
+    algebra standard") is written onto the last only, and leaves the kind unconstrained as before."""
+    subjects = {subject for hit in named for subject in hit.value[0]}
+    covered = {subject for hit in named for subject in hit.value[0] if any(_onto(text, r, hit) for r in references)}
+    return len(subjects) > 1 and covered == subjects
 
 
 def _explained_items(st: SpanText) -> list[tuple]:

@@ -38,6 +38,7 @@ from typing import Any, Collection, Mapping, Sequence
 from chsr.scope import MARKING_TYPES, Scope
 from services.gate.evidence_features import (FEATURES, MODEL_FIELDS, EvidenceHit, StatedField, StatedQuery, candidates,
                                              features, gather, stated_from_extraction)
+from services.gate.nearest import REFERENCE_MATERIAL
 
 PARAMS_PATH = Path(__file__).with_name("evidence_params.json")
 STRICT_FIELDS = ("paper", "question_number")
@@ -228,6 +229,13 @@ def _decide_field(name: str, stated: StatedQuery, ev: Any, model: FieldModel) ->
     if not chosen:
         chosen = [(v, p) for v, p in scored if p >= model.rank_threshold][:2]
         action = "rank" if chosen else "none"
+    if (name == "content_type" and len(said) > 1 and said <= set(REFERENCE_MATERIAL)
+            and st.confidence >= AS_ASKED_MIN_CONFIDENCE and action in ("filter", "soft")
+            and {v for v, _ in chosen} < said):
+        # reference kinds the text asks for together ("el libro de física y el estándar de matemáticas": a kind for
+        # each subject) stay together: the evidence, finding one of them nearer the words, does not drop the other.
+        # Answer kinds named together ("答案和解析") are one request the evidence still narrows.
+        chosen = stated_p
     values = tuple(v for v, _ in chosen)
     prob = max((p for _, p in chosen), default=scored[0][1] if scored else 0.0)
     mass = ev.combined(name)

@@ -281,6 +281,8 @@ def _levels(st: SpanText, vocab: Vocabulary) -> tuple | None:
             if 0 <= n <= 12:
                 grades.append(("grade_k" if n == 0 else f"grade_{n}", spec["confidence"], match.group(0), match.start()))
                 st.claim(match.start(), match.end(), "level")
+                if not spec.get("offset"):
+                    grades += _grade_range(st, match.start(), match.end(), n, spec["confidence"])
     for hit in vocab.level_aliases.find(st):
         values, confidence = hit.value
         st.claim(hit.start, hit.end, "level")
@@ -304,6 +306,33 @@ def _levels(st: SpanText, vocab: Vocabulary) -> tuple | None:
         values = tuple(dict.fromkeys(v for vals, _, _ in bands for v in vals))
         return values, top, ", ".join(t for _, _, t in bands)
     return None
+
+
+#: The last grade of a range written after a grade ("grades 11-12", "gr 5-8", "grade 9 to 12", "Klasse 7 bis 9").
+_RANGE_END = re.compile(r"\s*(?:-|–|—|~|to|through|thru|bis|à|hasta)\s*(?P<m>\d{1,2})(?:st|nd|rd|th|e|ème|\.)?"
+                        r"(?![0-9a-z\u00c0-\u024f])")
+#: The first grade of a range written before one ("9th-10th grade", "9-10th graders").
+_RANGE_START = re.compile(r"(?<![0-9a-z.\u00c0-\u024f])(?P<m>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|—|to|through)\s*$")
+#: The widest grade range read as a list of grades; a longer one is a band the words name otherwise.
+RANGE_SPAN = 6
+
+
+def _grade_range(st: SpanText, start: int, end: int, n: int, confidence: float) -> list[tuple[str, float, str, int]]:
+    """The other grades of a range the text writes around grade ``n`` (its mention at ``start``:``end``): "grades
+    11-12" asks for grades 11 and 12, "9th-10th grade" for 9 and 10, not for the one grade a single match reads."""
+    view = st.view(False)
+    after = _RANGE_END.match(view, end)
+    before = _RANGE_START.search(view[max(0, start - 12):start])
+    if after and n < int(after.group("m")) <= min(12, n + RANGE_SPAN):
+        first, last, span = n + 1, int(after.group("m")), (end, after.end())
+    elif before and max(0, n - RANGE_SPAN) <= int(before.group("m")) < n:
+        first, last = int(before.group("m")), n - 1
+        span = (max(0, start - 12) + before.start(), start)
+    else:
+        return []
+    st.claim(*span, "level")
+    text = st.text[span[0]:span[1]]
+    return [("grade_k" if g == 0 else f"grade_{g}", confidence, text, span[0]) for g in range(first, last + 1)]
 
 
 def _outside_brackets(text: str, grades: list[tuple[str, float, str, int]]) -> list[tuple[str, float, str, int]]:

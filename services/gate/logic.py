@@ -139,7 +139,7 @@ def run_gate(
     ladder = neighbouring_sittings(ladder, scope, vocab)  # a held sitting with nothing on topic
     language = answer_language(query, extraction, hints)
     return GateResult(
-        scope=scope, confidence=confidence, ladder=with_language_level(ladder, _asked_code(language), vocab),
+        scope=scope, confidence=confidence, ladder=_with_language_level(ladder, language, vocab),
         strict_keys=strict, expanded_query=_expand(query, extraction, vocab) if expand_query and extract else query,
         topic_terms=topics, notes=notes, query_language=language,
     )
@@ -158,8 +158,9 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
     ladder = with_nearest_years(ladder, inferred.scope, vocab, probe)  # an asked year not held: the nearest years first
     ladder = neighbouring_sittings(ladder, inferred.scope, vocab)  # a held sitting with nothing on topic
     language = answer_language(query, extraction, hints)
-    # a language version asked for ("en castellano", "en français si possible") where the nearest level has none
-    ladder = with_language_level(ladder, _asked_code(language), vocab)
+    # a language version asked for ("en castellano", "en français si possible") or written in where the nearest level
+    # has none
+    ladder = _with_language_level(ladder, language, vocab)
     # a scope the index holds only in another language than the query's: the topic words' English senses too
     # an ungated answer is the ungated pipeline's answer: no curriculum expansion either
     gated = inferred.label != "ungated"
@@ -173,10 +174,18 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
         penalty_strength=inferred.penalty_strength, label=inferred.label, query_language=language)
 
 
-def _asked_code(language: LanguageGuess | None) -> str | None:
-    """The code of a language version the query (or a client hint) asks for; None for the language it is merely
-    written in: moving the level for that was tried and lost as many authored relaxations as it won (round 21)."""
-    return language.code if language is not None and language.requested else None
+def _with_language_level(ladder: list[LadderStep], language: LanguageGuess | None,
+                         vocab: Vocabulary) -> list[LadderStep]:
+    """The ladder with a rung to the nearest level holding the scope in the query's language
+    (``nearest.with_language_level``): the language version the query (or a client hint) asks for, or else the one
+    a query is written in when that is not English, for the scope as asked only. "高二化学 ... Mg-AgCl 水激活电池 ...
+    选择题": the index holds no grade-11 chemistry; the Chinese grade-12 items a grade away come before the English
+    high-school band. Round 21 tried the written language for any scope and lost as many authored relaxations as it
+    won; kept to the scope as asked, one subject, a level the index holds nowhere, it is the curators' policy
+    (decision 80)."""
+    if language is None or (language.code == "en" and not language.requested):
+        return ladder
+    return with_language_level(ladder, language.code, vocab, written=not language.requested)
 
 
 def _in_asked_language(topics: list[str], query: str, extraction: Extraction, vocab: Vocabulary) -> list[str]:

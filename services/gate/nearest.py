@@ -38,7 +38,8 @@ def with_nearest_level(steps: list[LadderStep], vocab: Vocabulary) -> list[Ladde
     return steps[:at] + [rung] + steps[at:]
 
 
-def with_language_level(steps: list[LadderStep], language: str | None, vocab: Vocabulary) -> list[LadderStep]:
+def with_language_level(steps: list[LadderStep], language: str | None, vocab: Vocabulary,
+                        written: bool = False) -> list[LadderStep]:
     """``steps`` with a rung, before the first rung that widens the level, moving the level to the nearest level
     that holds the subject (and content type) in ``language``, where neither the asked level nor the rung the
     ladder would widen to next holds anything in it and that level lies within ``NEAR_GRADES`` of the asked one.
@@ -47,14 +48,23 @@ def with_language_level(steps: list[LadderStep], language: str | None, vocab: Vo
     no grade-11 physics; the nearest level that has physics is the high-school band, all of it in English, while
     the Spanish grade-12 items a grade away hold the asked item in the asked language. The rung comes first; it
     answers only when its words find something on topic, and otherwise the ladder goes on as before.
-    ``language``: the code of a language version the query (or a client hint) asks for, None otherwise (the
-    language a query is merely written in moved the level as often wrongly as rightly: decision 63)."""
+    ``language``: the code of a language version the query (or a client hint) asks for, or (``written``) the one it
+    is written in. The written language moved the level as often wrongly as rightly for any scope (decision 63), so
+    it moves it only for the scope as asked (the rung before it is W0's subject and kind, no board), one subject,
+    at a level the index holds none of that subject and kind at in any language (decision 80): "高二化学 ...
+    选择题" -> the Chinese grade-12 chemistry, not the English high-school band; "10年级数学 质数" holds grade-10
+    mathematics, only not in Chinese, and keeps its ladder."""
     at = next((i for i, s in enumerate(steps) if i > 0 and s.step == W2 and s.filter.level != steps[0].filter.level),
               None)
     if not language or at is None:
         return steps
     base = steps[at - 1].filter
     if not base.subject or not base.level or base.paper or base.question_number:
+        return steps
+    asked = steps[0].filter
+    if written and (len(base.subject) != 1 or base.exam_board or base.subject != asked.subject
+                    or base.content_type != asked.content_type
+                    or vocab.held_levels(base.subject, base.content_type) & set(base.level)):
         return steps
     held = vocab.levels_in_language(base.subject, language, base.content_type)
     if not held or held & (set(base.level) | set(steps[at].filter.level)):

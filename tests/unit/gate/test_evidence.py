@@ -307,3 +307,21 @@ def test_the_committed_parameters_load_and_cover_every_model_field():
     assert set(params.models) == set(MODEL_FIELDS)
     assert all(len(m.coef) == len(FEATURES) and 0.3 <= m.filter_threshold <= 0.99 for m in params.models.values())
     assert params.depth == 20 and 0 < params.penalty <= 1
+
+
+def test_kinds_stated_together_stay_together_when_the_evidence_confirms_one():
+    """Round 58 ("el libro de física y el estándar de matemáticas"): the probe finds the standard nearer the words;
+    the textbook the text asks for beside it stays in the scope."""
+    coef = [0.0] * len(FEATURES)
+    coef[FEATURES.index("stated")] = 4.0
+    coef[FEATURES.index("mass_dense")] = 8.0
+    params = EvidenceParams(models={n: FieldModel(tuple(coef), -5.0, 0.85, 0.4) for n in MODEL_FIELDS})
+    hits = [EvidenceHit(_meta("mathematics", "high_school", content_type="syllabus"), 0.9, "dense", 1),
+            EvidenceHit(_meta("mathematics", "high_school", content_type="syllabus"), 0.89, "dense", 2)]
+    both = StatedQuery({"content_type": StatedField(("textbook", "syllabus"), 0.85)}, topic_words=4)
+    kind = decide_scope(both, hits, params).fields["content_type"]
+    assert set(kind.values) == {"textbook", "syllabus"}
+    # another field's stated set is still the evidence's to narrow ("全国III卷 数学": one of the two tracks)
+    papers = StatedQuery({"paper": StatedField(("P1", "P2"), 0.85)}, topic_words=4)
+    paper_hits = [EvidenceHit(_meta("mathematics", "grade_12", paper="P1"), 0.9, "dense", 1)]
+    assert decide_scope(papers, paper_hits, params).fields["paper"].values == ("P1",)

@@ -565,6 +565,34 @@ def test_reference_kinds_named_for_each_subject_of_a_cross_subject_query_filter_
     assert extraction.confidence["content_type"][0] >= SOFT_BELOW
 
 
+def test_a_reference_kind_written_onto_each_named_subject_constrains_in_any_language(mini):
+    """"el libro de física y el estándar de matemáticas": a kind for each subject, so both kinds filter together."""
+    extraction = extract_scope("suma de vectores por componentes: quiero la sección del libro de física y el estándar "
+                               "de matemáticas que lo cubre", mini)
+    assert set(extraction.scope.content_type) == {"textbook", "syllabus"}
+    assert extraction.confidence["content_type"][0] >= SOFT_BELOW
+
+
+def test_one_reference_word_after_several_subjects_leaves_the_kind_unconstrained(mini):
+    """"biology & chemistry textbook": the word is written onto the last subject only (the curators relax the kind
+    where neither holds a textbook); "physics + algebra standard" is the algebra standard beside a physics topic."""
+    assert _field(mini, "high school biology & chemistry textbook section on hydrogen bonding", "content_type") == ()
+    assert _field(mini, "Ohm's law V = IR and rearranging formulas (high school physics + algebra standard)",
+                  "content_type") == ()
+
+
+@pytest.mark.parametrize("query, levels", [
+    ("physics questions for grades 11-12 about momentum", ("grade_11", "grade_12")),
+    ("science + math mashup for gr 5-8: lightning and thunder", ("grade_5", "grade_6", "grade_7", "grade_8")),
+    ("which science standard says 9th-10th graders must follow a procedure", ("grade_9", "grade_10")),
+    ("Physik Klasse 7 bis 9: Dichte", ("grade_7", "grade_8", "grade_9")),
+    ("grade 8 - 2 questions on density", ("grade_8",)),          # not a range: the second number is smaller
+    ("5th-grade science 2-step problems", ("grade_5",)),
+])
+def test_a_grade_range_asks_for_every_grade_in_it(bundled, query, levels):
+    assert set(_field(bundled, query, "level")) == set(levels)
+
+
 @pytest.mark.parametrize("query, content", [
     ("2023全国甲卷 理数 抛物线 y^2=2px 解析几何大题 求C的方程", ("exam_question",)),   # analytic geometry
     ("2019全国一卷 理数 第5题 解析", ("solution",)),

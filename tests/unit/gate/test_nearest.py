@@ -214,6 +214,42 @@ def test_an_asked_language_version_held_two_grades_away_comes_before_the_nearer_
     assert with_language_level(textbook, "es", vocab) == textbook
 
 
-def test_the_gate_moves_the_level_only_for_an_asked_language(mini):
+def test_an_asked_language_is_read_as_requested(mini):
     result = run_gate("preguntas de física de 1º de bachillerato en castellano: isótopos del carbono", vocab=mini)
     assert result.query_language is not None and result.query_language.requested
+
+
+def _physics_ladder(vocab, scope: dict) -> list:
+    return with_nearest_level(build_ladder(Scope.from_dict(scope), [], False), vocab)
+
+
+def test_the_written_language_moves_a_level_the_index_holds_nowhere_to_where_it_holds_that_language():
+    """Decision 80: "física de 1º de bachillerato: ... " (written in Spanish, no version asked for): grade 11 holds no
+    physics in any language, the Spanish items are at grade 12 and come before the English high-school band."""
+    from services.gate.nearest import with_language_level
+    vocab = _with_languages()
+    ladder = _physics_ladder(vocab, {"subject": "physics", "level": "grade_11", "content_type": "exam_question"})
+    out = with_language_level(ladder, "es", vocab, written=True)
+    first_w2 = next(s for s in out if s.label == "W2")
+    assert first_w2.filter.level == ("grade_12",) and "(es)" in first_w2.description
+
+
+def test_the_written_language_leaves_a_held_level_two_subjects_and_a_kind_it_lacks_to_the_ladder():
+    from services.gate.corpus_vocabulary import build_vocabulary_from_rows
+    from services.gate.nearest import with_language_level
+    from services.gate.vocabulary import Vocabulary
+    vocab = _with_languages()
+    # the kind the language lacks (no Spanish textbook)
+    textbook = _physics_ladder(vocab, {"subject": "physics", "level": "grade_11", "content_type": "textbook"})
+    assert with_language_level(textbook, "es", vocab, written=True) == textbook
+    # two subjects: the written language is not the one of each
+    both = _physics_ladder(vocab, {"subject": ["physics", "chemistry"], "level": "grade_11",
+                                   "content_type": "exam_question"})
+    assert with_language_level(both, "es", vocab, written=True) == both
+    # grade 11 holds physics (in English): only the Spanish version is missing, which a written query does not ask
+    rows = [({"subject": "physics", "level": "grade_11", "content_type": "exam_question", "language": "en"}, 4),
+            ({"subject": "physics", "level": "grade_12", "content_type": "exam_question", "language": "es"}, 9),
+            ({"subject": "physics", "level": "high_school", "content_type": "exam_question", "language": "en"}, 40)]
+    held = Vocabulary(Vocabulary.load().data, build_vocabulary_from_rows(rows, source="test"))
+    ladder = _physics_ladder(held, {"subject": "physics", "level": "grade_11", "content_type": "exam_question"})
+    assert with_language_level(ladder, "es", held, written=True) == ladder
