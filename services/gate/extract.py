@@ -123,6 +123,7 @@ def extract_scope(query: str, vocab: Vocabulary) -> Extraction:
         track_math=mentions.track_subject and bool(mentions.variants),
         paper_named=bool(mentions.patterned or mentions.variants or "question_number" in fields),
         board_levels=_board_levels(defaults["exam_board"], defaults["subject"], vocab),
+        track_named=mentions.track_subject and not mentions.variants,
     )
     if subject:
         fields["subject"] = (subject.values, subject.confidence, subject.evidence)

@@ -153,14 +153,18 @@ def find_topics(st: SpanText, vocab: Vocabulary) -> TopicHits:
 def resolve_subject(
     named: list[Hit], topics: TopicHits, vocab: Vocabulary, *,
     board_subject: str | None, levels: tuple[str, ...], track_math: bool = False, paper_named: bool = False,
-    board_levels: tuple[str, ...] = (),
+    board_levels: tuple[str, ...] = (), track_named: bool = False,
 ) -> SubjectDecision | None:
     """``track_math``: a Gaokao maths paper was named (理数/文数), which outranks a free subject word;
+    ``track_named``: a maths track named without a paper ("2018年高考 理科数学 ... 复数选择题"), which names
+    mathematics like any subject word (round 58: it named nothing, and the probe's subject decided);
     ``paper_named``: an explicit paper reference, where a single contrary cue is not enough;
     ``board_levels``: the levels the named board's papers in ``board_subject`` are set at (() when unknown)."""
     values: list[str] = []
     for hit in _narrowed(named):
         values += [s for s in hit.value[0] if s not in values]
+    if track_named and "mathematics" not in values:
+        values.append("mathematics")
     bound, spans = _paper_bound(named)
     if bound and set(values) - set(bound):
         others = [v for v in values if v not in bound]
@@ -174,7 +178,7 @@ def resolve_subject(
             return SubjectDecision((board_subject,), BOARD_IMPLIED, "implied by the exam board")
         return _inferred(topics, vocab, levels)
     confidence = min([hit.value[1] for hit in named] or [0.95])
-    decision = SubjectDecision(tuple(values), confidence, ", ".join(h.text for h in named) or "track")
+    decision = SubjectDecision(tuple(values), confidence, ", ".join(h.text for h in named) or "maths track named")
     override = _topic_override(decision, topics, vocab, levels, allow_union=not paper_named)
     if override is not None:
         decision = override

@@ -1377,3 +1377,12 @@ def test_a_shorthand_sol_with_a_question_mark_asks_for_the_solution(bundled):
     assert _field(bundled, "solutions to 2018 AMC 12B #16", "content_type") == ("solution",)
     assert _field(bundled, "solution for $AB=14$, $CD=7$, $DA=12$. largest radius possible", "content_type") == \
         ("solution",)
+
+
+@pytest.mark.parametrize("query", ["2018年高考 理科数学 三套全国卷里的复数选择题 都找出来", "高考 理数 复数", "文科数学 导数大题"])
+def test_a_maths_track_named_without_a_paper_names_mathematics(bundled, query):
+    """Round 58 (mx_fm_synth.01): "理科数学" was read as the track of a paper only, so with no paper named the text
+    stated no subject, and the probe's history items decided it."""
+    extraction = extract_scope(query, bundled)
+    assert extraction.scope.subject == ("mathematics",)
+    assert extraction.confidence["subject"][0] >= 0.9
