@@ -54,6 +54,10 @@ _ENDINGS: dict[str, tuple[str, ...]] = {"fr": ("s", "x", "es"), "es": ("s", "es"
 
 _LOCK = threading.Lock()
 _BOOKS: dict[str, dict[str, tuple[str, ...]]] = {}
+#: Each language's headwords by the one-word English senses they carry (:func:`foreign_words`).
+_REVERSED: dict[str, dict[str, tuple[str, ...]]] = {}
+#: Headwords taken per English word.
+HEADWORDS_PER_WORD = 2
 
 
 @dataclass
@@ -71,6 +75,7 @@ def configure(dictionaries: Path, cache: Path | None) -> None:
     with _LOCK:
         _PLACES.dictionaries, _PLACES.cache = Path(dictionaries), (Path(cache) / "dictionaries" if cache else None)
         _BOOKS.clear()
+        _REVERSED.clear()
 
 
 def dictionary_dir() -> Path:
@@ -95,6 +100,39 @@ def english_words(words: list[str], language: str, limit: int = MAX_WORDS) -> li
         if len(out) >= limit:
             break
     return out[:limit]
+
+
+def foreign_words(words: list[str], language: str, limit: int = MAX_WORDS) -> list[str]:
+    """The ``language`` headwords whose first senses are ``words`` (English), in order, each once: the reverse of
+    :func:`english_words`, for an English query that asks for an item's French, German or Spanish version ("the
+    French-language physics question about soldiers ... across a bridge" -> "soldat", "pont"). A word is looked up as
+    written, then without a plural ending; a headword whose first sense it is comes before one whose second it is,
+    a shorter before a longer. Empty when the language has no dictionary here."""
+    reverse = _reversed(language)
+    out: list[str] = []
+    for word in words:
+        word = word.lower()
+        found = reverse.get(word, ())
+        for ending in ("es", "s"):
+            if not found and word.endswith(ending) and len(word) - len(ending) >= 3:
+                found = reverse.get(word[: -len(ending)], ())
+        out += [head for head in found[:HEADWORDS_PER_WORD] if head not in out and head != word]
+        if len(out) >= limit:
+            break
+    return out[:limit]
+
+
+def _reversed(language: str) -> dict[str, tuple[str, ...]]:
+    book = _book(language)
+    with _LOCK:
+        if language not in _REVERSED:
+            ranked: dict[str, list[tuple[int, int, str]]] = {}
+            for head, senses in book.items():
+                for rank, sense in enumerate(senses):
+                    if " " not in sense and tokenize(sense):
+                        ranked.setdefault(sense.lower(), []).append((rank, len(head), head))
+            _REVERSED[language] = {sense: tuple(h for _, _, h in sorted(found)) for sense, found in ranked.items()}
+        return _REVERSED[language]
 
 
 def words_of(text: str) -> list[str]:

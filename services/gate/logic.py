@@ -27,7 +27,7 @@ from chsr.scope import EMPTY_SCOPE, Scope
 from services.gate.expansion import concept_variants
 from services.gate.expansion import expand_query as _expand
 from services.gate.expansion import topic_terms as _topic_terms
-from services.gate.translation import english_terms
+from services.gate.translation import asked_language_terms, english_terms
 from services.gate.evidence import EvidenceHit, EvidenceParams
 from services.gate.extract import Extraction, extract_scope
 from services.gate.inference import FieldReport, infer_scope
@@ -161,15 +161,17 @@ def _from_evidence(query: str, extraction: Extraction, hints: Scope, probe: Sequ
     # a language version asked for ("en castellano", "en français si possible") or written in where the nearest level
     # has none
     ladder = _with_language_level(ladder, language, vocab)
-    # a scope the index holds only in another language than the query's: the topic words' English senses too
+    # a scope the index holds only in another language than the query's: the topic words' English senses too; an
+    # English query asking for a French, German or Spanish version: their senses in that language
     # an ungated answer is the ungated pipeline's answer: no curriculum expansion either
     gated = inferred.label != "ungated"
-    english = english_terms(query, topics, inferred.scope, vocab) if gated else []
-    expanded = " ".join([_expand(query, extraction, vocab), *english]) if expand_query and gated else query
+    translated = english_terms(query, topics, inferred.scope, vocab) if gated else []
+    translated += asked_language_terms(query, topics, inferred.scope, language, vocab) if gated else []
+    expanded = " ".join([_expand(query, extraction, vocab), *translated]) if expand_query and gated else query
     return GateResult(
         scope=inferred.scope, confidence=confidence, ladder=ladder, strict_keys=inferred.strict_keys,
         expanded_query=expanded,
-        topic_terms=list(dict.fromkeys([*_in_asked_language(topics, query, extraction, vocab), *english])),
+        topic_terms=list(dict.fromkeys([*_in_asked_language(topics, query, extraction, vocab), *translated])),
         notes=inferred.notes, fields=inferred.fields, penalties=inferred.penalties,
         penalty_strength=inferred.penalty_strength, label=inferred.label, query_language=language)
 

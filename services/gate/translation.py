@@ -15,9 +15,9 @@ is added: English words would only pull in English items the query does not ask 
 
 from __future__ import annotations
 
-from chsr.dictionary import FILES, english_words, words_of
+from chsr.dictionary import FILES, english_words, foreign_words, words_of
 from chsr.levels import NEAR_GRADES, level_distance
-from chsr.query_language import detect_language
+from chsr.query_language import LanguageGuess, detect_language
 from chsr.scope import Scope
 from services.gate.vocabulary import Vocabulary
 
@@ -55,3 +55,22 @@ def english_terms(query: str, topics: list[str], scope: Scope, vocab: Vocabulary
         return []
     words = [word for term in topics for word in words_of(term)]
     return [w.lower() for w in english_words(words, language) if w.lower() not in topics]
+
+
+def asked_language_terms(query: str, topics: list[str], scope: Scope, language: LanguageGuess | None,
+                         vocab: Vocabulary) -> list[str]:
+    """The topic terms' words in the language version an English query asks for (French, German or Spanish), where
+    the scope holds material in that language; else empty (round 58).
+
+    "the French-language physics question about soldiers not being allowed to march in step across a bridge": the
+    item is French only, the English words match none of it, and the gateway's check called the exact scope off
+    topic and widened it. The reverse of :func:`english_terms`, by the same dictionaries (``foreign_words``)."""
+    if language is None or not language.requested or language.code not in FILES:
+        return []
+    written = detect_language(query)
+    if written is None or written.code != "en" or written.confidence < MIN_CONFIDENCE:
+        return []
+    if vocab.knows_languages and not vocab.levels_in_language(scope.subject, language.code, scope.content_type):
+        return []
+    words = [word for term in topics for word in words_of(term)]
+    return [w.lower() for w in foreign_words(words, language.code) if w.lower() not in topics]

@@ -86,3 +86,21 @@ def test_the_gate_searches_and_judges_by_them(held: Vocabulary, french: None) ->
     assert result.scope.subject == ("mathematics",)
     assert {"area", "circle"} <= set(result.topic_terms)
     assert "circle" in result.expanded_query.split()
+
+
+def test_an_english_query_asking_for_a_french_version_gains_its_words_in_french(held: Vocabulary,
+                                                                                  french: None) -> None:
+    """Round 58: "the French-language physics question about ... a circle's area": the French item shares no word
+    with the English query. Only where the scope holds material in the asked language (French physics at grade 12),
+    and only for an English query that asks for the version."""
+    from chsr.query_language import LanguageGuess
+    from services.gate.translation import asked_language_terms
+
+    query = "the French-language physics question about the area of a circle"
+    asked = LanguageGuess("fr", 0.9, "asked for", requested=True)
+    assert asked_language_terms(query, ["area", "circle"], PHYSICS_12, asked, held) == ["aire", "cercle"]
+    # the written language, not asked for; a scope the language holds nothing of; a French query
+    assert asked_language_terms(query, ["area", "circle"], PHYSICS_12, LanguageGuess("fr", 0.9, "written"), held) == []
+    assert asked_language_terms(query, ["area", "circle"], MATHS_7, asked, held) == []
+    assert asked_language_terms("la question de physique sur l'aire d'un cercle", ["aire", "cercle"], PHYSICS_12,
+                                asked, held) == []

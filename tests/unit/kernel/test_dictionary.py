@@ -93,3 +93,11 @@ def test_a_missing_dictionary_adds_nothing(tmp_path: Path) -> None:
         assert dictionary.english_words(["plancha"], "es") == []
     finally:
         dictionary.configure(Path(dictionary.DEFAULT_DIR), None)
+
+
+def test_english_words_find_the_headwords_whose_first_senses_they_are(books: Path) -> None:
+    """The reverse lookup, for an English query asking for an item's French version (round 58)."""
+    assert dictionary.foreign_words(["circles", "area", "gland"], "fr") == ["cercle", "aire", "glande"]
+    # a stopword sense names no headword ("quel" -> which, what), and German "Luft"'s central sense is "air"
+    assert dictionary.foreign_words(["which", "air"], "fr") == []
+    assert dictionary.foreign_words(["air"], "de") == ["luft"]
