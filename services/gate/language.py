@@ -31,7 +31,7 @@ _NOUNS = (r"version|versions|item|items|question|questions|translation|text|orig
 _TOPIC_AFTER = (r"(?!(?:revolution|revolutionary|reunification|empire|republic|war|wars|colonial|colonies|grammar"
                 r"|literature|literary|language|vocabulary|writing|essay|essays|reading|spelling)\b)")
 _PATTERNS = [
-    re.compile(rf"\b(?P<lang>{_NAME})(?:-language|-speaking)?\s+{_TOPIC_AFTER}(?:\w+\s+){{0,2}}?(?:{_NOUNS})\b"),
+    re.compile(rf"\b(?P<lang>{_NAME})(?:-language|-speaking)?\s+{_TOPIC_AFTER}(?:\w[\w-]*\s+){{0,2}}?(?:{_NOUNS})\b"),
     re.compile(rf"\b(?:in|en|auf|em|version|versión|versão)\s+(?P<lang>{_NAME})\b"),
 ]
 #: "法文的选择题", "法语的物理选择题", "德语经济学选择题": the language before an item word, a subject (up to four Han

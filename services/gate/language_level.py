@@ -9,8 +9,11 @@ wrote holds grade 12 only (a blind batch of round 57: leakage 1.0 and 0.88 on tw
 
 The level comes from the catalogue (``Vocabulary.levels_in_language``), not from the words: a language held at
 several levels for the scope's subjects and content type (English, or a subject the index holds in Chinese at more
-than one level) implies nothing, and a level the text or the evidence already put in the scope is left as it is. The
-level filters like any other; the ladder relaxes it at W2 where the language's items hold nothing on topic.
+than one level) implies nothing, and a level the text put in the scope is left as it is. A level the evidence alone
+put there is replaced: the probe's hits of an English query are mostly other languages' items ("French economics
+multiple-choice question: bird flu ...": the English high-school economics items), and their level is not the asked
+version's (round 58). The level filters like any other; the ladder relaxes it at W2 where the language's items hold
+nothing on topic.
 
 Its counterpart for a level the text *does* state is ``services.gate.nearest.with_language_level`` (a rung to the
 nearest level holding the subject in the asked language). That one reads the language a client hint asks for too;
@@ -28,10 +31,12 @@ from services.gate.vocabulary import Vocabulary
 
 def level_of_language(decision: EvidenceDecision, stated: StatedQuery, vocab: Vocabulary) -> EvidenceDecision | None:
     """The decision with the one level the requested languages are held at for its subjects and content types, and a
-    note; None where no language is requested, the scope has a level, or the languages are held at several levels
-    (or none)."""
+    note; None where no language is requested, the scope has a level the text stated, or the languages are held at
+    several levels (or none)."""
     flt = decision.filter
-    if "language" not in stated or flt.level or not vocab.knows_languages:
+    decided = decision.fields.get("level")
+    from_evidence = decided is not None and decided.source == "evidence" and "level" not in stated
+    if "language" not in stated or (flt.level and not from_evidence) or not vocab.knows_languages:
         return None
     codes = tuple(stated["language"].values)
     levels = set().union(*(vocab.levels_in_language(flt.subject, code, flt.content_type) for code in codes))

@@ -1386,3 +1386,13 @@ def test_a_maths_track_named_without_a_paper_names_mathematics(bundled, query):
     extraction = extract_scope(query, bundled)
     assert extraction.scope.subject == ("mathematics",)
     assert extraction.confidence["subject"][0] >= 0.9
+
+
+@pytest.mark.parametrize("query, language", [
+    ("French economics multiple-choice question: bird flu forced mass culling of poultry", ("fr",)),
+    ("German multiple-choice questions on optics", ("de",)),
+    ("French Revolution multiple-choice question", ()),
+])
+def test_a_hyphenated_word_between_a_language_and_its_item_word_keeps_the_request(bundled, query, language):
+    """Round 58 (my_bil_exact.01): "French economics multiple-choice question" was no language request."""
+    assert _field(bundled, query, "language") == language

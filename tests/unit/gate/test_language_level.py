@@ -82,3 +82,17 @@ def test_the_content_type_counts(vocab):
                              vocab).filter.level == ("grade_12",)
     assert level_of_language(decision(subject="physics", content_type="textbook"), asking("zh"), vocab) is None
 
+
+
+def test_a_level_the_evidence_alone_decided_gives_way_to_the_languages_one(vocab):
+    """Round 58: "French economics multiple-choice question: bird flu ...": the English query's probe finds English
+    high-school economics, and the evidence put that level in the scope; the French version is at grade 12 only."""
+    from services.gate.evidence import FieldDecision
+    by_evidence = decision(subject="economics", level="high_school", content_type="exam_question")
+    by_evidence.fields["level"] = FieldDecision("level", ("high_school",), 0.9, "evidence", "filter")
+    out = level_of_language(by_evidence, asking("fr"), vocab)
+    assert out is not None and out.filter.level == ("grade_12",)
+    # the same level stated by the text stays
+    stated = decision(subject="economics", level="high_school", content_type="exam_question")
+    stated.fields["level"] = FieldDecision("level", ("high_school",), 0.9, "stated", "filter")
+    assert level_of_language(stated, asking("fr"), vocab) is None
