@@ -47,7 +47,7 @@ def cases() -> list[dict[str, Any]]:
 
 
 def test_every_case_has_the_schema_and_a_unique_id(cases):
-    assert len(cases) == 3688
+    assert len(cases) == 3792
     assert len({c["case_id"] for c in cases}) == len(cases)
     for case in cases:
         assert set(case) == KEYS, case["case_id"]
@@ -58,7 +58,7 @@ def test_every_case_has_the_schema_and_a_unique_id(cases):
                                                         "kb", "kc", "kd", "ke", "kf", "kg", "kh", "ki", "kj", "kk", "kl", "km", "kn", "ko", "kp", "kq", "kr", "ks", "kt", "ku", "kv", "kw", "kx", "ky", "kz", "la", "lb", "lc", "ld", "le", "lf", "lg", "lh", "li", "lj", "lk", "ll", "lm", "ln",
                                                         "lo", "lp", "lq", "lr", "ls", "lt", "lu", "lv", "lw", "lx", "ly", "lz", "ma",
                                                         "mb", "mc", "md", "me", "mf", "mg", "mh", "mi", "mj", "mk", "ml", "mm", "mn", "mo", "mp", "mq", "mr", "ms", "mt",
-                                                        "mu", "mv", "mw", "mx"), case["case_id"]
+                                                        "mu", "mv", "mw", "mx", "my", "mz", "na", "nb"), case["case_id"]
 
 
 def test_labels_lie_in_the_scope_or_for_a_relaxation_in_the_relaxed_scope_only(cases, corpus):
