@@ -153,9 +153,10 @@ def _senses(book: dict[str, tuple[str, ...]], word: str, language: str) -> tuple
 
 
 def load_in_background() -> threading.Thread:
-    """Read every installed dictionary in a daemon thread (servers call this at start; German's takes about 5 s
-    the first time, well under 1 s from the cache after): a query that needs one meanwhile waits for it."""
-    thread = threading.Thread(target=lambda: [_book(code) for code in FILES], name="dictionaries", daemon=True)
+    """Read every installed dictionary, and index it by its English senses (:func:`foreign_words`), in a daemon
+    thread (servers call this at start; German's takes about 5 s the first time, well under 1 s from the cache
+    after): a query that needs one meanwhile waits for it."""
+    thread = threading.Thread(target=lambda: [_reversed(code) for code in FILES], name="dictionaries", daemon=True)
     thread.start()
     return thread
 

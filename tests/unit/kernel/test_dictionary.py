@@ -76,6 +76,7 @@ def test_the_central_entry_of_a_headword_comes_first(books: Path) -> None:
 
 def test_the_parse_is_kept_and_read_back(books: Path) -> None:
     dictionary.load_in_background().join()
+    assert dictionary._REVERSED["fr"]["circle"] == ("cercle",)  # indexed by its senses at start too
     kept = sorted(p.name for p in (books / "cache" / "dictionaries").iterdir())
     assert any(name.startswith("freedict-fra-eng-") for name in kept)
     dictionary.configure(books, books / "cache")  # forgets what it read
