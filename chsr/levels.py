@@ -16,6 +16,11 @@ LEVEL_SPAN: dict[str, tuple[int, int]] = {"grade_k": (0, 0), **{f"grade_{n}": (n
                                           "elementary": (0, 5), "high_school": (9, 12), "college": (13, 13)}
 
 
+def grade_level(n: int) -> str:
+    """The level of grade ``n`` on the grade line (0 = kindergarten)."""
+    return "grade_k" if n == 0 else f"grade_{n}"
+
+
 def level_distance(a: str, b: str) -> int | None:
     """Grades between the nearest grades ``a`` and ``b`` cover (0 when they overlap: a grade and its band);
     ``None`` for a level off the grade line."""

@@ -21,6 +21,9 @@ INT_FIELDS: tuple[str, ...] = ("year", "question_number")
 #: Content types of marking material (a question's mark scheme or worked solution): it answers its question
 #: and need not repeat the question's words; an item may have none.
 MARKING_TYPES: tuple[str, ...] = ("mark_scheme", "solution")
+#: Content types of reference material (what the student asked to read, not a question to answer): a request keeps
+#: them when it relaxes, and several asked together stay together.
+REFERENCE_MATERIAL: tuple[str, ...] = ("textbook", "syllabus")
 SCOPE_FIELDS: tuple[str, ...] = (
     "subject", "level", "year", "session", "paper", "content_type",
     "question_number", "exam_board", "language",
@@ -149,5 +152,6 @@ def scope_field_names() -> list[str]:
 
 __all__ = [
     "Scope", "EMPTY_SCOPE", "SCOPE_FIELDS", "STR_FIELDS", "INT_FIELDS", "CURRICULUM_TUPLE", "MARKING_TYPES",
+    "REFERENCE_MATERIAL",
     "names_marking_of_a_question", "scope_field_names", "field",
 ]

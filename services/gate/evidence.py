@@ -35,10 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Collection, Mapping, Sequence
 
-from chsr.scope import MARKING_TYPES, Scope
+from chsr.scope import MARKING_TYPES, REFERENCE_MATERIAL, Scope
 from services.gate.evidence_features import (FEATURES, MODEL_FIELDS, EvidenceHit, StatedField, StatedQuery, candidates,
                                              features, gather, stated_from_extraction)
-from services.gate.nearest import REFERENCE_MATERIAL
 
 PARAMS_PATH = Path(__file__).with_name("evidence_params.json")
 STRICT_FIELDS = ("paper", "question_number")

@@ -21,11 +21,10 @@ from dataclasses import replace
 from typing import Callable, Collection, Mapping
 
 from chsr.relaxation import W1, W2, step_label
-from chsr.scope import MARKING_TYPES, Scope
+from chsr.scope import MARKING_TYPES, REFERENCE_MATERIAL, Scope
 from services.gate.evidence import EvidenceDecision, FieldDecision
 from services.gate.ladder import LadderStep, build_ladder, with_kin
-from services.gate.nearest import (REFERENCE_MATERIAL, with_nearest_level, with_question_for_marking,
-                                  with_reference_material)
+from services.gate.nearest import with_nearest_level, with_question_for_marking, with_reference_material
 from services.gate.series import SeriesGap, with_series_rungs
 from services.gate.vocabulary import Vocabulary
 

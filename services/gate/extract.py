@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from chsr.levels import grade_level
 from chsr.scope import Scope
 from services.gate import papers as paper_mod
 from services.gate import subjects as subject_mod
@@ -280,7 +281,7 @@ def _levels(st: SpanText, vocab: Vocabulary) -> tuple | None:
                 continue
             n += spec.get("offset", 0)
             if 0 <= n <= 12:
-                grades.append(("grade_k" if n == 0 else f"grade_{n}", spec["confidence"], match.group(0), match.start()))
+                grades.append((grade_level(n), spec["confidence"], match.group(0), match.start()))
                 st.claim(match.start(), match.end(), "level")
                 if not spec.get("offset"):
                     grades += _grade_range(st, match.start(), match.end(), n, spec["confidence"])
@@ -333,7 +334,7 @@ def _grade_range(st: SpanText, start: int, end: int, n: int, confidence: float) 
         return []
     st.claim(*span, "level")
     text = st.text[span[0]:span[1]]
-    return [("grade_k" if g == 0 else f"grade_{g}", confidence, text, span[0]) for g in range(first, last + 1)]
+    return [(grade_level(g), confidence, text, span[0]) for g in range(first, last + 1)]
 
 
 def _outside_brackets(text: str, grades: list[tuple[str, float, str, int]]) -> list[tuple[str, float, str, int]]:

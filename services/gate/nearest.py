@@ -21,7 +21,7 @@ from dataclasses import replace
 from chsr.levels import NEAR_GRADES, level_distance, nearest_levels
 from chsr.query_language import detect_language
 from chsr.relaxation import W1, W2
-from chsr.scope import MARKING_TYPES, Scope
+from chsr.scope import MARKING_TYPES, REFERENCE_MATERIAL, Scope
 from services.gate.evidence_features import EvidenceHit
 from services.gate.ladder import SCIENCE_DISCIPLINES, LadderStep
 from services.gate.vocabulary import Vocabulary
@@ -126,8 +126,6 @@ def with_question_for_marking(steps: list[LadderStep], vocab: Vocabulary) -> lis
 
 #: The content type of the questions themselves.
 QUESTIONS: tuple[str, ...] = ("exam_question",)
-#: Content types a request keeps when it relaxes: what the student asked to read, not a question to answer.
-REFERENCE_MATERIAL: tuple[str, ...] = ("textbook", "syllabus")
 #: How deep in each probe leg a reference chunk counts as the evidence finding the material there. At 10 a
 #: query that merely says "textbook chapter" found the physics textbook in the dense leg's top 10 whatever its
 #: topic ("history textbook chapter on the Tang dynasty"); at 3 those stay with their subject, and the generated

@@ -53,8 +53,7 @@ def english_terms(query: str, topics: list[str], scope: Scope, vocab: Vocabulary
     language = written_elsewhere(query, scope, vocab)
     if language is None:
         return []
-    words = [word for term in topics for word in words_of(term)]
-    return [w.lower() for w in english_words(words, language) if w.lower() not in topics]
+    return [w.lower() for w in english_words(_words(topics), language) if w.lower() not in topics]
 
 
 def asked_language_terms(query: str, topics: list[str], scope: Scope, language: LanguageGuess | None,
@@ -72,5 +71,9 @@ def asked_language_terms(query: str, topics: list[str], scope: Scope, language: 
         return []
     if vocab.knows_languages and not vocab.levels_in_language(scope.subject, language.code, scope.content_type):
         return []
-    words = [word for term in topics for word in words_of(term)]
-    return [w.lower() for w in foreign_words(words, language.code) if w.lower() not in topics]
+    return [w.lower() for w in foreign_words(_words(topics), language.code) if w.lower() not in topics]
+
+
+def _words(topics: list[str]) -> list[str]:
+    """The topic terms' words as the dictionaries look them up."""
+    return [word for term in topics for word in words_of(term)]
